@@ -1,0 +1,55 @@
+package dev.riffle.format;
+
+/**
+ * A column block (FORMAT.md §4): everything a reader keeps in memory to locate any row of one
+ * stored column, read in one piece when the column is first used.
+ *
+ * <pre>
+ * u32 pageCount | u32 flags (bit0: dictionary section present)
+ * page entry[pageCount], PAGE_ENTRY_BYTES each:
+ *   0  u64 offset        8  u64 byteLength    16 u64 firstRow    24 u32 rowCount
+ *   28 u8  layout        29 u8  flags (bit0: has nulls)           30 u16 reserved (0)
+ *   32 u32 crc32c of the page's bytes          36 u32 slotWidth (ZIP_FIXED, else 0)
+ *   40 u32 indexLength   44 u32 reserved (0)
+ * index[pageCount]: indexLength bytes each, in page order (an Elias-Fano sequence, see below)
+ * dictionary section (if flagged): u32 count, then count × (varint length, value record)
+ * u32 crc32c of all bytes of the block before it
+ * </pre>
+ *
+ * Index per layout: SECTORS — the first row of each sector, relative to the page's first row;
+ * ZIP_VAR — rowCount + 1 record offsets relative to the page offset; ZIP_FIXED — none.
+ */
+public final class ColumnLayout {
+  private ColumnLayout() {}
+
+  public static final int HEADER_BYTES = 8;
+  public static final int PAGE_ENTRY_BYTES = 48;
+  public static final int FLAG_DICTIONARY = 1;
+
+  /** Narrow values and small records packed into self-contained 4 KiB sectors. */
+  public static final int LAYOUT_SECTORS = 1;
+
+  /** Equal-sized records at {@code offset + row * slotWidth}. */
+  public static final int LAYOUT_ZIP_FIXED = 2;
+
+  /** Records of any size, located through the in-memory offset index. */
+  public static final int LAYOUT_ZIP_VAR = 3;
+
+  public static final int PAGE_FLAG_HAS_NULLS = 1;
+
+  /** Largest dictionary the reader accepts (entries); beyond this it is no categorical. */
+  public static final int MAX_DICTIONARY_ENTRIES = 1 << 24;
+
+  public static String layoutName(int layout) {
+    switch (layout) {
+      case LAYOUT_SECTORS:
+        return "sectors";
+      case LAYOUT_ZIP_FIXED:
+        return "zip-fixed";
+      case LAYOUT_ZIP_VAR:
+        return "zip-var";
+      default:
+        return "unknown(" + layout + ")";
+    }
+  }
+}

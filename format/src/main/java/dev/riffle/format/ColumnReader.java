@@ -1,0 +1,698 @@
+package dev.riffle.format;
+
+import com.github.luben.zstd.Zstd;
+import dev.riffle.format.encoding.BitPacking;
+import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.Codecs;
+import dev.riffle.format.encoding.EliasFano;
+import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.encoding.StructCodec;
+import dev.riffle.format.encoding.ValueCodec;
+import dev.riffle.format.schema.ColumnSpec;
+import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeSupport;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The search metadata of one stored column, and the decoding of its rows from the bytes a read
+ * returned. Immutable after load and safe for concurrent takes.
+ */
+final class ColumnReader implements AutoCloseable {
+  final int index;
+  final ColumnSpec spec;
+  final PageInfo[] pages;
+  private final long[] pageFirstRows;
+  private final String resource;
+  private final ValueCodec codec;
+  private final StructCodec group;
+  private final int fixedWidth;
+  private final FieldVector dictionary;
+  final long blockBytes;
+  final long dataBytes;
+  final long ramBytes;
+
+  private ColumnReader(
+      int index,
+      ColumnSpec spec,
+      PageInfo[] pages,
+      String resource,
+      RiffleSchema schema,
+      FieldVector dictionary,
+      long blockBytes,
+      long dataBytes) {
+    this.index = index;
+    this.spec = spec;
+    this.pages = pages;
+    this.resource = resource;
+    this.dictionary = dictionary;
+    this.blockBytes = blockBytes;
+    this.dataBytes = dataBytes;
+    pageFirstRows = new long[pages.length];
+    long ram = 16L + 8L * pages.length + 64L * pages.length;
+    for (int p = 0; p < pages.length; p++) {
+      pageFirstRows[p] = pages[p].firstRow();
+      ram += pages[p].index() == null ? 0 : pages[p].index().ramBytes();
+    }
+    if (dictionary != null) {
+      ram += dictionary.getBufferSize();
+    }
+    this.ramBytes = ram;
+    if (spec.group()) {
+      group = Codecs.forGroup(schema, spec);
+      codec = null;
+      fixedWidth = -1;
+    } else {
+      Field field = schema.fields().get(spec.fields().get(0));
+      codec = Codecs.forField(field);
+      group = null;
+      fixedWidth =
+          field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool
+              ? 1
+              : TypeSupport.fixedWidth(field.getType());
+    }
+  }
+
+  /** Where a reader writes a column's decoded rows: one vector, or the vectors of a group. */
+  static final class Target {
+    final FieldVector single;
+    final List<FieldVector> group;
+
+    Target(FieldVector single, List<FieldVector> group) {
+      this.single = single;
+      this.group = group;
+    }
+
+    void setNull(int j) {
+      if (single != null) {
+        single.setNull(j);
+      } else {
+        for (FieldVector v : group) {
+          if (v != null) {
+            v.setNull(j);
+          }
+        }
+      }
+    }
+  }
+
+  /** Parses a column block; {@code block} holds exactly its bytes, read from {@code offset}. */
+  static ColumnReader load(
+      int index,
+      ColumnSpec spec,
+      RiffleSchema schema,
+      ByteBuffer block,
+      long offset,
+      long rowCount,
+      long fileLength,
+      long dataBytes,
+      int expectPages,
+      BufferAllocator allocator,
+      String resource)
+      throws CorruptFileException {
+    block = block.order(ByteOrder.LITTLE_ENDIAN);
+    int length = block.remaining();
+    if (length < ColumnLayout.HEADER_BYTES + 4) {
+      throw new CorruptFileException(
+          resource, offset, "column block of " + length + " bytes is too short");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(block.duplicate().limit(block.position() + length - 4));
+    int stored = block.getInt(block.position() + length - 4);
+    if ((int) crc.getValue() != stored) {
+      throw new CorruptFileException(
+          resource,
+          offset + length - 4,
+          "column block checksum mismatch for column '" + spec.name() + "'");
+    }
+    RecordInput in = new RecordInput(resource).reset(block, block.position(), length - 4, offset);
+    int pageCount = in.i32();
+    int flags = in.i32();
+    if (pageCount != expectPages
+        || pageCount < 0
+        || (long) pageCount * ColumnLayout.PAGE_ENTRY_BYTES > in.remaining()) {
+      throw in.corrupt("bad page count " + pageCount);
+    }
+    if ((flags & ~ColumnLayout.FLAG_DICTIONARY) != 0) {
+      throw in.corrupt("unknown column flags " + flags);
+    }
+    boolean dictionaryField = !spec.group() && schema.isDictionary(spec.fields().get(0));
+    if (((flags & ColumnLayout.FLAG_DICTIONARY) != 0) != dictionaryField) {
+      throw in.corrupt("dictionary section present where the schema says otherwise");
+    }
+    long[][] entries = new long[pageCount][];
+    int[] indexLengths = new int[pageCount];
+    long nextRow = 0;
+    long minOffset = FileLayout.DATA_OFFSET;
+    for (int p = 0; p < pageCount; p++) {
+      long entryAt = in.fileOffset();
+      long pageOffset = in.i64();
+      long pageBytes = in.i64();
+      long firstRow = in.i64();
+      int rows = in.i32();
+      int layout = in.u8();
+      int pageFlags = in.u8();
+      int reserved = in.u16();
+      int pageCrc = in.i32();
+      int slot = in.i32();
+      int indexLength = in.i32();
+      int reserved2 = in.i32();
+      if (reserved != 0 || reserved2 != 0 || (pageFlags & ~ColumnLayout.PAGE_FLAG_HAS_NULLS) != 0) {
+        throw new CorruptFileException(resource, entryAt, "non-zero reserved bits in page entry");
+      }
+      if (firstRow != nextRow
+          || rows <= 0
+          || pageOffset < minOffset
+          || pageOffset % FileLayout.SECTOR_BYTES != 0
+          || pageBytes <= 0
+          || pageBytes > fileLength - pageOffset
+          || indexLength < 0) {
+        throw new CorruptFileException(
+            resource,
+            entryAt,
+            "page "
+                + p
+                + " of column '"
+                + spec.name()
+                + "' has an impossible position, size or row range");
+      }
+      if (layout < ColumnLayout.LAYOUT_SECTORS || layout > ColumnLayout.LAYOUT_ZIP_VAR) {
+        throw new CorruptFileException(resource, entryAt, "unknown page layout " + layout);
+      }
+      if (layout == ColumnLayout.LAYOUT_ZIP_FIXED
+          && (slot <= 0 || (long) slot * rows != pageBytes || ((pageFlags & 1) != 0 && slot < 2))) {
+        throw new CorruptFileException(resource, entryAt, "bad fixed slot width " + slot);
+      }
+      nextRow = firstRow + rows;
+      minOffset = pageOffset + pageBytes;
+      entries[p] =
+          new long[] {pageOffset, pageBytes, firstRow, rows, layout, pageFlags, pageCrc, slot};
+      indexLengths[p] = indexLength;
+    }
+    if (nextRow != rowCount) {
+      throw in.corrupt(
+          "column '" + spec.name() + "' pages cover " + nextRow + " rows, file has " + rowCount);
+    }
+    PageInfo[] pages = new PageInfo[pageCount];
+    for (int p = 0; p < pageCount; p++) {
+      long[] e = entries[p];
+      int layout = (int) e[4];
+      EliasFano ef = null;
+      long indexAt = in.fileOffset();
+      int start = in.take(indexLengths[p]);
+      if (layout != ColumnLayout.LAYOUT_ZIP_FIXED) {
+        ByteBuffer ib = in.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ib.limit(start + indexLengths[p]).position(start);
+        ef = EliasFano.read(ib, resource, indexAt);
+        if (ib.hasRemaining()) {
+          throw new CorruptFileException(resource, indexAt, "index has trailing bytes");
+        }
+        checkIndex(ef, layout, e, resource, indexAt);
+      } else if (indexLengths[p] != 0) {
+        throw new CorruptFileException(resource, indexAt, "fixed-slot page with an index");
+      }
+      pages[p] =
+          new PageInfo(
+              e[0], e[1], e[2], (int) e[3], layout, (int) e[5], (int) e[6], (int) e[7], ef);
+    }
+    FieldVector dictionary = null;
+    if (dictionaryField) {
+      dictionary = readDictionary(in, schema, spec, allocator);
+    }
+    if (in.remaining() != 0) {
+      if (dictionary != null) {
+        dictionary.close();
+      }
+      throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
+    }
+    return new ColumnReader(index, spec, pages, resource, schema, dictionary, length, dataBytes);
+  }
+
+  private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
+      throws CorruptFileException {
+    long rows = e[3];
+    long bytes = e[1];
+    if (layout == ColumnLayout.LAYOUT_SECTORS) {
+      long sectors = ef.size();
+      if (sectors < 1
+          || sectors * FileLayout.SECTOR_BYTES != bytes
+          || ef.get(0) != 0
+          || ef.get(ef.size() - 1) >= rows) {
+        throw new CorruptFileException(resource, at, "sector index disagrees with the page entry");
+      }
+      for (int s = 1; s < ef.size(); s++) {
+        if (ef.get(s) == ef.get(s - 1)) {
+          throw new CorruptFileException(resource, at, "sector index has an empty sector");
+        }
+      }
+    } else {
+      if (ef.size() != rows + 1 || ef.get(0) != 0 || ef.get(ef.size() - 1) != bytes) {
+        throw new CorruptFileException(resource, at, "record index disagrees with the page entry");
+      }
+    }
+  }
+
+  private static FieldVector readDictionary(
+      RecordInput in, RiffleSchema schema, ColumnSpec spec, BufferAllocator allocator)
+      throws CorruptFileException {
+    int fieldIndex = spec.fields().get(0);
+    Field valueField = schema.dictionaryValues(fieldIndex);
+    int count = in.i32();
+    if (count < 0 || count > ColumnLayout.MAX_DICTIONARY_ENTRIES || count > in.remaining()) {
+      throw in.corrupt("bad dictionary size " + count);
+    }
+    ValueCodec valueCodec = Codecs.forField(valueField);
+    FieldVector v = valueField.createVector(allocator);
+    boolean ok = false;
+    try {
+      v.setInitialCapacity(count);
+      v.allocateNew();
+      RecordInput value = new RecordInput(in.resource());
+      for (int i = 0; i < count; i++) {
+        int len = (int) in.varint(in.remaining());
+        long at = in.fileOffset();
+        int start = in.take(len);
+        value.reset(in.buffer(), start, len, at);
+        valueCodec.decode(value, v, i, true);
+        if (value.remaining() != 0) {
+          throw value.corrupt("dictionary value has trailing bytes");
+        }
+      }
+      v.setValueCount(count);
+      ok = true;
+      return v;
+    } finally {
+      if (!ok) {
+        v.close();
+      }
+    }
+  }
+
+  FieldVector dictionary() {
+    return dictionary;
+  }
+
+  long rowCount() {
+    return pages.length == 0
+        ? 0
+        : pageFirstRows[pages.length - 1] + pages[pages.length - 1].rowCount();
+  }
+
+  int pageOf(long row) {
+    int lo = 0;
+    int hi = pages.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (pageFirstRows[mid] <= row) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Stores the byte range of {@code row} in {@code out[0]} (offset) and {@code out[1]} (length).
+   */
+  void locate(long row, long[] out) throws CorruptFileException {
+    PageInfo page = pages[pageOf(row)];
+    int k = (int) (row - page.firstRow());
+    switch (page.layout()) {
+      case ColumnLayout.LAYOUT_SECTORS:
+        int s = page.index().floorIndex(k);
+        out[0] = page.offset() + (long) s * FileLayout.SECTOR_BYTES;
+        out[1] = FileLayout.SECTOR_BYTES;
+        return;
+      case ColumnLayout.LAYOUT_ZIP_FIXED:
+        out[0] = page.offset() + (long) k * page.slotWidth();
+        out[1] = page.slotWidth();
+        return;
+      default:
+        long a = page.index().get(k);
+        long b = page.index().get(k + 1);
+        if (b <= a) {
+          throw new CorruptFileException(resource, page.offset() + a, "empty record");
+        }
+        out[0] = page.offset() + a;
+        out[1] = b - a;
+    }
+  }
+
+  /**
+   * Decodes one row from a buffer that holds the file bytes starting at {@code bufFileOffset} and
+   * includes the row's byte range.
+   */
+  void decodeRow(long row, ByteBuffer buf, long bufFileOffset, Target t, int j)
+      throws CorruptFileException {
+    int p = pageOf(row);
+    PageInfo page = pages[p];
+    int k = (int) (row - page.firstRow());
+    switch (page.layout()) {
+      case ColumnLayout.LAYOUT_SECTORS:
+        {
+          int s = page.index().floorIndex(k);
+          long sectorAt = page.offset() + (long) s * FileLayout.SECTOR_BYTES;
+          int first = (int) page.index().get(s);
+          decodeSector(
+              page,
+              s,
+              buf,
+              (int) (sectorAt - bufFileOffset),
+              sectorAt,
+              k - first,
+              k - first + 1,
+              t,
+              j);
+          return;
+        }
+      case ColumnLayout.LAYOUT_ZIP_FIXED:
+        {
+          long at = page.offset() + (long) k * page.slotWidth();
+          decodeSlot(page, buf, (int) (at - bufFileOffset), at, t, j);
+          return;
+        }
+      default:
+        {
+          long a = page.index().get(k);
+          long b = page.index().get(k + 1);
+          long at = page.offset() + a;
+          decodeVar(buf, (int) (at - bufFileOffset), (int) (b - a), at, t, j);
+        }
+    }
+  }
+
+  /** Decodes page-relative rows [from, from + count) of page {@code p} held whole in pageBuf. */
+  void decodePageRows(int p, ByteBuffer pageBuf, int from, int count, Target t, int outStart)
+      throws CorruptFileException {
+    PageInfo page = pages[p];
+    int end = from + count;
+    switch (page.layout()) {
+      case ColumnLayout.LAYOUT_SECTORS:
+        {
+          int s = page.index().floorIndex(from);
+          int k = from;
+          while (k < end) {
+            int first = (int) page.index().get(s);
+            int next =
+                s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount();
+            int to = Math.min(end, next);
+            decodeSector(
+                page,
+                s,
+                pageBuf,
+                s * FileLayout.SECTOR_BYTES,
+                page.offset() + (long) s * FileLayout.SECTOR_BYTES,
+                k - first,
+                to - first,
+                t,
+                outStart + (k - from));
+            k = to;
+            s++;
+          }
+          return;
+        }
+      case ColumnLayout.LAYOUT_ZIP_FIXED:
+        for (int k = from; k < end; k++) {
+          long rel = (long) k * page.slotWidth();
+          decodeSlot(page, pageBuf, (int) rel, page.offset() + rel, t, outStart + (k - from));
+        }
+        return;
+      default:
+        for (int k = from; k < end; k++) {
+          long a = page.index().get(k);
+          long b = page.index().get(k + 1);
+          decodeVar(pageBuf, (int) a, (int) (b - a), page.offset() + a, t, outStart + (k - from));
+        }
+    }
+  }
+
+  private void decodeSector(
+      PageInfo page,
+      int s,
+      ByteBuffer buf,
+      int pos,
+      long fileOffset,
+      int kFrom,
+      int kTo,
+      Target t,
+      int outStart)
+      throws CorruptFileException {
+    buf = buf.order(ByteOrder.LITTLE_ENDIAN);
+    if (pos < 0 || pos + FileLayout.SECTOR_BYTES > buf.limit()) {
+      throw new IllegalStateException("sector not in the buffer read for it");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(buf.duplicate().limit(pos + SectorLayout.CRC_OFFSET).position(pos));
+    if ((int) crc.getValue() != buf.getInt(pos + SectorLayout.CRC_OFFSET)) {
+      throw new CorruptFileException(
+          resource, fileOffset, "sector checksum mismatch in column '" + spec.name() + "'");
+    }
+    int n = buf.getShort(pos) & 0xFFFF;
+    int codecId = buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF;
+    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
+    int bitWidth = buf.get(pos + SectorLayout.BIT_WIDTH_OFFSET) & 0xFF;
+    int valueWidth = buf.get(pos + SectorLayout.VALUE_WIDTH_OFFSET) & 0xFF;
+    long reference = buf.getLong(pos + SectorLayout.REFERENCE_OFFSET);
+    int expected =
+        (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
+            - (int) page.index().get(s);
+    if (n != expected || (flags & ~SectorLayout.FLAG_VALIDITY) != 0 || buf.getShort(pos + 6) != 0) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "sector header disagrees with the index (" + n + " rows, expected " + expected + ")");
+    }
+    int p = pos + SectorLayout.HEADER_BYTES;
+    int end = pos + SectorLayout.CRC_OFFSET;
+    int bitmap = -1;
+    int valid = n;
+    if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
+      bitmap = p;
+      p += Bitmaps.bytes(n);
+      if (p > end) {
+        throw new CorruptFileException(resource, fileOffset, "validity bitmap overruns the sector");
+      }
+      valid = Bitmaps.rank(buf, bitmap, n);
+    }
+    int idx = bitmap < 0 ? kFrom : Bitmaps.rank(buf, bitmap, kFrom);
+    switch (codecId) {
+      case SectorLayout.CODEC_FLAT:
+      case SectorLayout.CODEC_FOR:
+        {
+          boolean isFor = codecId == SectorLayout.CODEC_FOR;
+          if (t.single == null
+              || valueWidth != fixedWidth
+              || fixedWidth <= 0
+              || (isFor && (bitWidth > 64 || valueWidth > 8))
+              || (!isFor && (bitWidth != 0 || reference != 0))) {
+            throw new CorruptFileException(
+                resource,
+                fileOffset,
+                "sector codec " + codecId + " does not fit column '" + spec.name() + "'");
+          }
+          long bytes = isFor ? BitPacking.packedBytes(valid, bitWidth) : (long) valid * valueWidth;
+          if (p + bytes > end) {
+            throw new CorruptFileException(
+                resource, fileOffset, "sector values overrun the sector");
+          }
+          for (int k = kFrom; k < kTo; k++) {
+            int j = outStart + (k - kFrom);
+            if (bitmap >= 0 && !Bitmaps.get(buf, bitmap, k)) {
+              t.single.setNull(j);
+              continue;
+            }
+            if (isFor) {
+              long v = reference + BitPacking.get(buf, p, idx, bitWidth);
+              writeFixed(t.single, j, v, valueWidth, fileOffset);
+            } else {
+              copyFixed(t.single, j, buf, p + idx * valueWidth, valueWidth, fileOffset);
+            }
+            idx++;
+          }
+          return;
+        }
+      case SectorLayout.CODEC_RECORDS:
+        {
+          if (bitWidth != 0 || valueWidth != 0 || reference != 0) {
+            throw new CorruptFileException(
+                resource, fileOffset, "record sector with value fields set");
+          }
+          int offsets = p;
+          int area = offsets + 2 * (valid + 1);
+          if (area > end) {
+            throw new CorruptFileException(
+                resource, fileOffset, "record offsets overrun the sector");
+          }
+          RecordInput in = new RecordInput(resource);
+          for (int k = kFrom; k < kTo; k++) {
+            int j = outStart + (k - kFrom);
+            if (bitmap >= 0 && !Bitmaps.get(buf, bitmap, k)) {
+              t.setNull(j);
+              continue;
+            }
+            int a = buf.getShort(offsets + 2 * idx) & 0xFFFF;
+            int b = buf.getShort(offsets + 2 * idx + 2) & 0xFFFF;
+            if (a > b || area + b > end) {
+              throw new CorruptFileException(
+                  resource,
+                  fileOffset + (offsets - pos) + 2L * idx,
+                  "record offsets out of order or past the sector");
+            }
+            in.reset(buf, area + a, b - a, fileOffset + (area - pos) + a);
+            decodeRecord(in, t, j);
+            idx++;
+          }
+          return;
+        }
+      default:
+        throw new CorruptFileException(
+            resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
+    }
+  }
+
+  private void decodeSlot(PageInfo page, ByteBuffer buf, int pos, long fileOffset, Target t, int j)
+      throws CorruptFileException {
+    int width = page.slotWidth();
+    int start = pos;
+    if (page.hasNulls()) {
+      int control = buf.get(pos) & 0xFF;
+      if (control == 0) {
+        t.setNull(j);
+        return;
+      }
+      if (control != ZipLayout.CONTROL_VALID) {
+        throw new CorruptFileException(resource, fileOffset, "bad control byte " + control);
+      }
+      start++;
+      width--;
+    }
+    RecordInput in = new RecordInput(resource).reset(buf, start, width, fileOffset + (start - pos));
+    decodeRecord(in, t, j);
+  }
+
+  private void decodeVar(ByteBuffer buf, int pos, int length, long fileOffset, Target t, int j)
+      throws CorruptFileException {
+    if (length < 1) {
+      throw new CorruptFileException(resource, fileOffset, "empty record");
+    }
+    int control = buf.get(pos) & 0xFF;
+    if ((control & ~(ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD)) != 0) {
+      throw new CorruptFileException(resource, fileOffset, "bad control byte " + control);
+    }
+    if ((control & ZipLayout.CONTROL_VALID) == 0) {
+      if (control != 0 || length != 1) {
+        throw new CorruptFileException(resource, fileOffset, "null record with a payload");
+      }
+      t.setNull(j);
+      return;
+    }
+    RecordInput in = new RecordInput(resource);
+    if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
+      byte[] frame = new byte[length - 1];
+      buf.get(pos + 1, frame);
+      long size = Zstd.getFrameContentSize(frame, 0, frame.length);
+      if (size < 0 || size > ZipLayout.MAX_INFLATED_BYTES) {
+        throw new CorruptFileException(
+            resource, fileOffset + 1, "bad zstd frame (content size " + size + ")");
+      }
+      byte[] raw = new byte[(int) size];
+      long n = Zstd.decompressByteArray(raw, 0, raw.length, frame, 0, frame.length);
+      if (Zstd.isError(n) || n != size) {
+        throw new CorruptFileException(
+            resource,
+            fileOffset + 1,
+            "zstd frame does not inflate: "
+                + (Zstd.isError(n) ? Zstd.getErrorName(n) : n + " of " + size + " bytes"));
+      }
+      in.reset(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, raw.length, fileOffset + 1);
+    } else {
+      in.reset(buf, pos + 1, length - 1, fileOffset + 1);
+    }
+    decodeRecord(in, t, j);
+  }
+
+  private void decodeRecord(RecordInput in, Target t, int j) throws CorruptFileException {
+    try {
+      if (t.single != null) {
+        codec.decode(in, t.single, j, true);
+      } else {
+        group.decode(in, t.group, j);
+      }
+    } catch (ClassCastException | IllegalArgumentException | IndexOutOfBoundsException e) {
+      // A record that parses but cannot be applied to Arrow (e.g. an offset overflow) is corrupt.
+      throw in.corrupt("record does not decode: " + e);
+    }
+    if (in.remaining() != 0) {
+      throw in.corrupt("record has " + in.remaining() + " trailing bytes");
+    }
+  }
+
+  private static void writeFixed(FieldVector v, int j, long value, int width, long fileOffset)
+      throws CorruptFileException {
+    if (v instanceof BitVector) {
+      if ((value & ~1L) != 0) {
+        throw new CorruptFileException("", fileOffset, "boolean value " + value);
+      }
+      ((BitVector) v).setSafe(j, (int) value);
+      return;
+    }
+    BaseFixedWidthVector f = (BaseFixedWidthVector) v;
+    while (f.getValueCapacity() <= j) {
+      f.reAlloc();
+    }
+    long at = (long) j * width;
+    switch (width) {
+      case 1:
+        f.getDataBuffer().setByte(at, (byte) value);
+        break;
+      case 2:
+        f.getDataBuffer().setShort(at, (short) value);
+        break;
+      case 4:
+        f.getDataBuffer().setInt(at, (int) value);
+        break;
+      default:
+        f.getDataBuffer().setLong(at, value);
+    }
+    org.apache.arrow.vector.BitVectorHelper.setBit(f.getValidityBuffer(), j);
+  }
+
+  private void copyFixed(FieldVector v, int j, ByteBuffer buf, int pos, int width, long fileOffset)
+      throws CorruptFileException {
+    if (v instanceof BitVector) {
+      writeFixed(v, j, buf.get(pos), 1, fileOffset);
+      return;
+    }
+    BaseFixedWidthVector f = (BaseFixedWidthVector) v;
+    while (f.getValueCapacity() <= j) {
+      f.reAlloc();
+    }
+    f.getDataBuffer().setBytes((long) j * width, buf, pos, width);
+    org.apache.arrow.vector.BitVectorHelper.setBit(f.getValidityBuffer(), j);
+  }
+
+  /** Page summaries for inspection. */
+  List<String> layoutNames() {
+    List<String> names = new ArrayList<>();
+    for (PageInfo p : pages) {
+      names.add(ColumnLayout.layoutName(p.layout()));
+    }
+    return names;
+  }
+
+  @Override
+  public void close() {
+    if (dictionary != null) {
+      dictionary.close();
+    }
+  }
+}

@@ -1,0 +1,587 @@
+package dev.riffle.format;
+
+import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.io.FileSource;
+import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.schema.ColumnSpec;
+import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.SchemaLayout;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Reads a Riffle file: its schema, random takes of rows in any order, and scans. Opening reads the
+ * footer, directory and schema (usually one read of the tail, plus the head's magic); each column's
+ * search metadata is read on first use, in one read. After that, a row of a column (or column
+ * group) costs one read. Safe for concurrent use; the results are owned by the caller.
+ */
+public final class FileReader implements AutoCloseable {
+  private final RandomAccessSource source;
+  private final boolean ownsSource;
+  private final BufferAllocator allocator;
+  private final String resource;
+  private final long length;
+  private final long rowCount;
+  private final int versionMinor;
+  private final RiffleSchema schema;
+  private final long[][] directory;
+  private final ColumnReader[] columns;
+  private final ReadStats stats = new ReadStats();
+  private long coalesceGap = 0;
+
+  private FileReader(
+      RandomAccessSource source,
+      boolean ownsSource,
+      BufferAllocator allocator,
+      long length,
+      long rowCount,
+      int versionMinor,
+      RiffleSchema schema,
+      long[][] directory) {
+    this.source = source;
+    this.ownsSource = ownsSource;
+    this.allocator = allocator;
+    this.resource = source.name();
+    this.length = length;
+    this.rowCount = rowCount;
+    this.versionMinor = versionMinor;
+    this.schema = schema;
+    this.directory = directory;
+    this.columns = new ColumnReader[directory.length];
+  }
+
+  /** Opens a local file; the reader closes it. */
+  public static FileReader open(Path path, BufferAllocator allocator) throws IOException {
+    FileSource source = FileSource.open(path);
+    try {
+      return open(source, true, allocator);
+    } catch (IOException | RuntimeException e) {
+      source.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a file from any source.
+   *
+   * @param ownsSource whether {@link #close()} closes the source
+   * @throws CorruptFileException if the framing, checksums or schema are invalid
+   */
+  public static FileReader open(
+      RandomAccessSource source, boolean ownsSource, BufferAllocator allocator) throws IOException {
+    String name = source.name();
+    ReadStats openStats = new ReadStats();
+    long len = source.length();
+    if (len < FileLayout.MIN_FILE_BYTES) {
+      throw new CorruptFileException(
+          name, 0, "a file of " + len + " bytes is too short to be a Riffle file");
+    }
+    ByteBuffer head = read(source, openStats, 0, 12);
+    if (!magicAt(head, 0)) {
+      throw new CorruptFileException(name, 0, "not a Riffle file (bad magic at the start)");
+    }
+    int tailLength = (int) Math.min(len, FileLayout.TAIL_READ_BYTES);
+    long tailOffset = len - tailLength;
+    ByteBuffer tail = read(source, openStats, tailOffset, tailLength);
+    int f = tailLength - FileLayout.FOOTER_BYTES;
+    long footerAt = len - FileLayout.FOOTER_BYTES;
+    if (!magicAt(tail, f + FileLayout.FOOTER_MAGIC)) {
+      throw new CorruptFileException(
+          name,
+          footerAt + FileLayout.FOOTER_MAGIC,
+          "bad magic at the end (truncated or not a Riffle file)");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(tail.duplicate().position(f).limit(f + FileLayout.FOOTER_CRC));
+    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_CRC)) {
+      throw new CorruptFileException(name, footerAt, "footer checksum mismatch");
+    }
+    int major = tail.getShort(f + FileLayout.FOOTER_VERSION_MAJOR) & 0xFFFF;
+    int minor = tail.getShort(f + FileLayout.FOOTER_VERSION_MINOR) & 0xFFFF;
+    int headMajor = head.getShort(8) & 0xFFFF;
+    int headMinor = head.getShort(10) & 0xFFFF;
+    if (major != headMajor || minor != headMinor) {
+      throw new CorruptFileException(
+          name,
+          8,
+          "head says version "
+              + headMajor
+              + "."
+              + headMinor
+              + " but footer says "
+              + major
+              + "."
+              + minor);
+    }
+    if (major != FileLayout.VERSION_MAJOR || minor > FileLayout.VERSION_MINOR_SUPPORTED) {
+      throw new UnsupportedVersionException(
+          name, footerAt + FileLayout.FOOTER_VERSION_MAJOR, major, minor);
+    }
+    long schemaOffset = tail.getLong(f + FileLayout.FOOTER_SCHEMA_OFFSET);
+    long schemaLength = tail.getLong(f + FileLayout.FOOTER_SCHEMA_LENGTH);
+    long directoryOffset = tail.getLong(f + FileLayout.FOOTER_DIRECTORY_OFFSET);
+    int columnCount = tail.getInt(f + FileLayout.FOOTER_COLUMN_COUNT);
+    long rowCount = tail.getLong(f + FileLayout.FOOTER_ROW_COUNT);
+    if (tail.getInt(f + 28) != 0
+        || columnCount < 0
+        || rowCount < 0
+        || schemaLength < 0
+        || schemaOffset < FileLayout.DATA_OFFSET
+        || schemaOffset > footerAt
+        || schemaLength > footerAt - schemaOffset
+        || schemaOffset + schemaLength != directoryOffset
+        || (long) columnCount * FileLayout.DIRECTORY_ENTRY_BYTES != footerAt - directoryOffset) {
+      throw new CorruptFileException(name, footerAt, "footer offsets are inconsistent");
+    }
+    ByteBuffer meta;
+    int metaBase;
+    if (schemaOffset >= tailOffset) {
+      meta = tail;
+      metaBase = (int) (schemaOffset - tailOffset);
+    } else {
+      meta = read(source, openStats, schemaOffset, footerAt - schemaOffset);
+      metaBase = 0;
+    }
+    int dirBase = metaBase + (int) schemaLength;
+    crc.reset();
+    crc.update(meta.duplicate().position(metaBase).limit(dirBase));
+    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_SCHEMA_CRC)) {
+      throw new CorruptFileException(name, schemaOffset, "schema checksum mismatch");
+    }
+    int dirBytes = columnCount * FileLayout.DIRECTORY_ENTRY_BYTES;
+    crc.reset();
+    crc.update(meta.duplicate().position(dirBase).limit(dirBase + dirBytes));
+    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_DIRECTORY_CRC)) {
+      throw new CorruptFileException(name, directoryOffset, "column directory checksum mismatch");
+    }
+    RiffleSchema schema =
+        SchemaLayout.read(
+            new RecordInput(name).reset(meta, metaBase, (int) schemaLength, schemaOffset));
+    if (schema.columns().size() != columnCount) {
+      throw new CorruptFileException(
+          name,
+          directoryOffset,
+          "directory has " + columnCount + " columns, schema " + schema.columns().size());
+    }
+    long[][] directory = new long[columnCount][];
+    for (int c = 0; c < columnCount; c++) {
+      int e = dirBase + c * FileLayout.DIRECTORY_ENTRY_BYTES;
+      long blockOffset = meta.getLong(e);
+      long blockLength = meta.getLong(e + 8);
+      long dataBytes = meta.getLong(e + 16);
+      int pages = meta.getInt(e + 24);
+      if (meta.getInt(e + 28) != 0
+          || blockOffset < FileLayout.DATA_OFFSET
+          || blockLength < ColumnLayout.HEADER_BYTES + 4
+          || blockLength > Integer.MAX_VALUE - 64
+          || blockOffset > schemaOffset
+          || blockLength > schemaOffset - blockOffset
+          || pages < 0
+          || dataBytes < 0
+          || dataBytes > blockOffset) {
+        throw new CorruptFileException(
+            name,
+            directoryOffset + (long) c * FileLayout.DIRECTORY_ENTRY_BYTES,
+            "directory entry " + c + " is out of bounds");
+      }
+      if ((pages == 0) != (rowCount == 0)) {
+        throw new CorruptFileException(
+            name,
+            directoryOffset,
+            "column " + c + " has " + pages + " pages for " + rowCount + " rows");
+      }
+      directory[c] = new long[] {blockOffset, blockLength, dataBytes, pages};
+    }
+    return new FileReader(source, ownsSource, allocator, len, rowCount, minor, schema, directory);
+  }
+
+  private static boolean magicAt(ByteBuffer b, int at) {
+    for (int i = 0; i < FileLayout.MAGIC.length; i++) {
+      if (b.get(at + i) != FileLayout.MAGIC[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ByteBuffer read(
+      RandomAccessSource source, ReadStats stats, long offset, long length) throws IOException {
+    if (length > Integer.MAX_VALUE - 64) {
+      throw new CorruptFileException(
+          source.name(), offset, "read of " + length + " bytes is too large");
+    }
+    ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+    try {
+      source.readFully(offset, b);
+    } catch (EOFException e) {
+      throw new CorruptFileException(
+          source.name(), offset, "file ends inside a read of " + length + " bytes", e);
+    }
+    stats.read(offset, length);
+    b.flip();
+    return b;
+  }
+
+  private ByteBuffer read(long offset, long length) throws IOException {
+    return read(source, stats, offset, length);
+  }
+
+  /** The name of the underlying resource. */
+  public String name() {
+    return resource;
+  }
+
+  public RiffleSchema schema() {
+    return schema;
+  }
+
+  /** The Arrow schema of what {@link #take} and {@link #scan} return. */
+  public Schema arrowSchema() {
+    return schema.arrow();
+  }
+
+  public long rowCount() {
+    return rowCount;
+  }
+
+  public long byteLength() {
+    return length;
+  }
+
+  public String formatVersion() {
+    return FileLayout.VERSION_MAJOR + "." + versionMinor;
+  }
+
+  /** Counters of everything read since open or the last reset (column metadata included). */
+  public ReadStats stats() {
+    return stats;
+  }
+
+  /** Ranges closer than this many bytes are read as one (default 0: only touching ranges). */
+  public void setCoalesceGap(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("negative gap");
+    }
+    this.coalesceGap = bytes;
+  }
+
+  private ColumnReader column(int c) throws IOException {
+    synchronized (columns) {
+      if (columns[c] == null) {
+        long[] d = directory[c];
+        ByteBuffer block = read(d[0], d[1]);
+        columns[c] =
+            ColumnReader.load(
+                c,
+                schema.columns().get(c),
+                schema,
+                block,
+                d[0],
+                rowCount,
+                length,
+                d[2],
+                (int) d[3],
+                allocator,
+                resource);
+      }
+      return columns[c];
+    }
+  }
+
+  /**
+   * Loads the search metadata of the columns holding these fields (all if null), so that later
+   * takes cost only their data reads.
+   */
+  public void loadColumns(List<String> fields) throws IOException {
+    for (int c : columnsFor(resolve(fields))) {
+      column(c);
+    }
+  }
+
+  private int[] resolve(List<String> fields) {
+    if (fields == null || fields.isEmpty()) {
+      int[] all = new int[schema.fields().size()];
+      Arrays.setAll(all, i -> i);
+      return all;
+    }
+    int[] idx = new int[fields.size()];
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < idx.length; i++) {
+      String name = fields.get(i);
+      idx[i] = schema.fieldIndex(name);
+      if (idx[i] < 0) {
+        List<String> names = new ArrayList<>();
+        for (Field f : schema.fields()) {
+          names.add(f.getName());
+        }
+        throw new IllegalArgumentException(
+            "no column '" + name + "' in " + resource + "; columns are " + names);
+      }
+      if (!seen.add(name)) {
+        throw new IllegalArgumentException("column '" + name + "' requested twice");
+      }
+    }
+    return idx;
+  }
+
+  private int[] columnsFor(int[] fieldIdx) {
+    return Arrays.stream(fieldIdx).map(schema::columnOf).distinct().sorted().toArray();
+  }
+
+  /**
+   * Plans a take: which byte ranges hold the rows. Loads column metadata if needed, reads no data.
+   *
+   * @param rows row numbers in any order, duplicates allowed
+   * @param fields top-level field names, or null for all
+   */
+  public TakePlan plan(long[] rows, List<String> fields) throws IOException {
+    int[] fieldIdx = resolve(fields);
+    int[] cols = columnsFor(fieldIdx);
+    for (long r : rows) {
+      if (r < 0 || r >= rowCount) {
+        throw new IllegalArgumentException(
+            "row " + r + " is out of range: " + resource + " has " + rowCount + " rows");
+      }
+    }
+    long[] offsets = new long[cols.length * rows.length];
+    long[] lengths = new long[offsets.length];
+    long[] loc = new long[2];
+    for (int c = 0; c < cols.length; c++) {
+      ColumnReader col = column(cols[c]);
+      for (int i = 0; i < rows.length; i++) {
+        col.locate(rows[i], loc);
+        offsets[c * rows.length + i] = loc[0];
+        lengths[c * rows.length + i] = loc[1];
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (int f : fieldIdx) {
+      names.add(schema.fields().get(f).getName());
+    }
+    return new TakePlan(rows.clone(), names, cols, offsets, lengths, coalesceGap);
+  }
+
+  /**
+   * Reads rows in the given order (duplicates allowed) as a new batch that the caller closes.
+   *
+   * @param fields top-level field names, or null for all
+   * @throws IllegalArgumentException for an unknown field or a row out of range
+   * @throws CorruptFileException if the bytes read are damaged
+   */
+  public VectorSchemaRoot take(long[] rows, List<String> fields) throws IOException {
+    return take(plan(rows, fields));
+  }
+
+  /** Executes a plan made by {@link #plan}. */
+  public VectorSchemaRoot take(TakePlan plan) throws IOException {
+    ByteBuffer[] buffers = new ByteBuffer[plan.reads()];
+    stats.round();
+    for (int r = 0; r < buffers.length; r++) {
+      buffers[r] = read(plan.readOffset[r], plan.readLength[r]);
+    }
+    int n = plan.rows.length;
+    VectorSchemaRoot root = newRoot(plan.fields, n);
+    try {
+      for (int c = 0; c < plan.columns.length; c++) {
+        ColumnReader col = column(plan.columns[c]);
+        ColumnReader.Target target = target(col.spec, root);
+        for (int i = 0; i < n; i++) {
+          int r = plan.readOf[c * n + i];
+          col.decodeRow(plan.rows[i], buffers[r], plan.readOffset[r], target, i);
+        }
+      }
+      root.setRowCount(n);
+      checkDictionaryIndices(root);
+      stats.decoded((long) n * plan.fields.size());
+      return root;
+    } catch (IOException | RuntimeException e) {
+      root.close();
+      throw e;
+    }
+  }
+
+  private VectorSchemaRoot newRoot(List<String> fields, int capacity) {
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (String name : fields) {
+        FieldVector v = schema.fields().get(schema.fieldIndex(name)).createVector(allocator);
+        vectors.add(v);
+        v.setInitialCapacity(Math.max(1, capacity));
+        v.allocateNew();
+      }
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+    return new VectorSchemaRoot(vectors);
+  }
+
+  private ColumnReader.Target target(ColumnSpec spec, VectorSchemaRoot root) {
+    if (!spec.group()) {
+      return new ColumnReader.Target(
+          root.getVector(schema.fields().get(spec.fields().get(0)).getName()), null);
+    }
+    List<FieldVector> vs = new ArrayList<>();
+    for (int f : spec.fields()) {
+      vs.add(root.getVector(schema.fields().get(f).getName()));
+    }
+    return new ColumnReader.Target(null, vs);
+  }
+
+  private void checkDictionaryIndices(VectorSchemaRoot root) throws IOException {
+    for (FieldVector v : root.getFieldVectors()) {
+      if (v.getField().getDictionary() == null) {
+        continue;
+      }
+      int fi = schema.fieldIndex(v.getName());
+      FieldVector dict = column(schema.columnOf(fi)).dictionary();
+      long size = dict == null ? 0 : dict.getValueCount();
+      BaseIntVector ints = (BaseIntVector) v;
+      for (int i = 0; i < root.getRowCount(); i++) {
+        if (!v.isNull(i)) {
+          long code = ints.getValueAsLong(i);
+          if (code < 0 || code >= size) {
+            throw new CorruptFileException(
+                resource,
+                directory[schema.columnOf(fi)][0],
+                "dictionary index "
+                    + code
+                    + " of column '"
+                    + v.getName()
+                    + "' outside [0, "
+                    + size
+                    + ")");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The dictionaries of dictionary-encoded fields, keyed by their encoding id. The vectors belong
+   * to this reader and stay valid until it is closed.
+   */
+  public DictionaryProvider dictionaries() throws IOException {
+    DictionaryProvider.MapDictionaryProvider provider =
+        new DictionaryProvider.MapDictionaryProvider();
+    for (int f = 0; f < schema.fields().size(); f++) {
+      Field field = schema.fields().get(f);
+      if (field.getDictionary() != null) {
+        provider.put(
+            new Dictionary(column(schema.columnOf(f)).dictionary(), field.getDictionary()));
+      }
+    }
+    return provider;
+  }
+
+  /** Iterates over all rows in order, {@code batchRows} at a time, verifying page checksums. */
+  public ScanCursor scan(List<String> fields, int batchRows) throws IOException {
+    if (batchRows < 1) {
+      throw new IllegalArgumentException("batch rows must be at least 1");
+    }
+    int[] fieldIdx = resolve(fields);
+    List<String> names = new ArrayList<>();
+    for (int f : fieldIdx) {
+      names.add(schema.fields().get(f).getName());
+    }
+    int[] cols = columnsFor(fieldIdx);
+    ColumnReader[] readers = new ColumnReader[cols.length];
+    for (int c = 0; c < cols.length; c++) {
+      readers[c] = column(cols[c]);
+    }
+    return new ScanCursor(this, names, readers, batchRows);
+  }
+
+  /** Reads a whole page and checks its checksum. */
+  ByteBuffer readPage(ColumnReader col, int p) throws IOException {
+    PageInfo page = col.pages[p];
+    ByteBuffer b = read(page.offset(), page.byteLength());
+    CRC32C crc = new CRC32C();
+    crc.update(b.duplicate());
+    if ((int) crc.getValue() != page.crc32c()) {
+      throw new CorruptFileException(
+          resource,
+          page.offset(),
+          "page " + p + " of column '" + col.spec.name() + "' fails its checksum");
+    }
+    stats.round();
+    return b;
+  }
+
+  VectorSchemaRoot newBatch(List<String> fields, int capacity) {
+    return newRoot(fields, capacity);
+  }
+
+  ColumnReader.Target targetFor(ColumnSpec spec, VectorSchemaRoot root) {
+    return target(spec, root);
+  }
+
+  void finishBatch(VectorSchemaRoot root, int rows, int fields) throws IOException {
+    root.setRowCount(rows);
+    checkDictionaryIndices(root);
+    stats.decoded((long) rows * fields);
+  }
+
+  /** Per-column layout and metadata figures; loads every column's metadata. */
+  public List<ColumnInfo> describe() throws IOException {
+    List<ColumnInfo> out = new ArrayList<>();
+    for (int c = 0; c < columns.length; c++) {
+      ColumnReader col = column(c);
+      Map<String, Integer> layouts = new LinkedHashMap<>();
+      long sectors = 0;
+      for (PageInfo p : col.pages) {
+        layouts.merge(ColumnLayout.layoutName(p.layout()), 1, Integer::sum);
+        sectors += p.sectorCount();
+      }
+      List<String> fields = new ArrayList<>();
+      for (int f : col.spec.fields()) {
+        fields.add(schema.fields().get(f).getName());
+      }
+      out.add(
+          new ColumnInfo(
+              col.spec.name(),
+              fields,
+              col.pages.length,
+              layouts,
+              sectors,
+              col.dataBytes,
+              col.blockBytes,
+              col.ramBytes));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws IOException {
+    synchronized (columns) {
+      for (ColumnReader c : columns) {
+        if (c != null) {
+          c.close();
+        }
+      }
+      Arrays.fill(columns, null);
+    }
+    if (ownsSource) {
+      source.close();
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.riffle.format;
+
+import dev.riffle.format.encoding.EliasFano;
+
+/**
+ * One page of a column as described in its column block, with its in-memory search index.
+ *
+ * @param index SECTORS: first row of each sector (page-relative); ZIP_VAR: record offsets; else
+ *     null
+ */
+public record PageInfo(
+    long offset,
+    long byteLength,
+    long firstRow,
+    int rowCount,
+    int layout,
+    int flags,
+    int crc32c,
+    int slotWidth,
+    EliasFano index) {
+
+  public boolean hasNulls() {
+    return (flags & ColumnLayout.PAGE_FLAG_HAS_NULLS) != 0;
+  }
+
+  /** Number of sectors of a SECTORS page. */
+  public int sectorCount() {
+    return layout == ColumnLayout.LAYOUT_SECTORS ? index.size() : 0;
+  }
+}

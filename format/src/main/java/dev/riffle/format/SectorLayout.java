@@ -1,0 +1,49 @@
+package dev.riffle.format;
+
+/**
+ * A sector of a SECTORS page (FORMAT.md §5.1): 4096 bytes at a 4096-aligned file offset, decodable
+ * on its own, so that a random row costs exactly one aligned read.
+ *
+ * <pre>
+ * 0    u16 rowCount n (1..MAX_ROWS)
+ * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS
+ * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header)
+ * 4    u8  bitWidth (CODEC_FOR, 0..64; else 0)
+ * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; else 0)
+ * 6    u16 reserved (0)
+ * 8    u64 reference (CODEC_FOR: value = reference + packed, modulo 2^64; else 0)
+ * 16   validity bitmap, ceil(n / 8) bytes, if FLAG_VALIDITY; only valid rows have values
+ *      values: FLAT  — valid × valueWidth bytes
+ *              FOR   — valid × bitWidth bits, LSB-first
+ *              RECORDS — u16 offsets[valid + 1] relative to the end of the offsets, then records
+ *      zero padding
+ * 4092 u32 crc32c of bytes [0, 4092)
+ * </pre>
+ */
+public final class SectorLayout {
+  private SectorLayout() {}
+
+  public static final int ROW_COUNT_OFFSET = 0;
+  public static final int CODEC_OFFSET = 2;
+  public static final int FLAGS_OFFSET = 3;
+  public static final int BIT_WIDTH_OFFSET = 4;
+  public static final int VALUE_WIDTH_OFFSET = 5;
+  public static final int REFERENCE_OFFSET = 8;
+  public static final int HEADER_BYTES = 16;
+  public static final int CRC_OFFSET = FileLayout.SECTOR_BYTES - 4;
+
+  /** Bytes available for bitmap and values. */
+  public static final int PAYLOAD_BYTES = CRC_OFFSET - HEADER_BYTES;
+
+  public static final int CODEC_FLAT = 0;
+  public static final int CODEC_FOR = 1;
+  public static final int CODEC_RECORDS = 2;
+
+  public static final int FLAG_VALIDITY = 1;
+
+  /** Cap on rows per sector (all-null or constant values would otherwise pack without limit). */
+  public static final int MAX_ROWS = 32768;
+
+  /** Largest record that fits a sector with one row: payload less one bitmap byte, two offsets. */
+  public static final int MAX_RECORD_BYTES = PAYLOAD_BYTES - 1 - 4;
+}

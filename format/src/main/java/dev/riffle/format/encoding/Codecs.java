@@ -1,0 +1,63 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.schema.ColumnSpec;
+import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeSupport;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/** Builds the codec tree for a field, and the record codec for a stored column. */
+public final class Codecs {
+  private Codecs() {}
+
+  /** The codec of a field's values (for a dictionary field: of its indices). */
+  public static ValueCodec forField(Field field) {
+    ArrowType t = field.getType();
+    if (t instanceof ArrowType.Bool) {
+      return new BoolCodec();
+    }
+    int w = TypeSupport.fixedWidth(t);
+    if (w > 0) {
+      return new FixedCodec(w);
+    }
+    if (TypeSupport.isBinary(t)) {
+      return new BinaryCodec();
+    }
+    switch (t.getTypeID()) {
+      case List:
+      case LargeList:
+      case Map:
+        Field item = field.getChildren().get(0);
+        return new ListCodec(forField(item), item.isNullable());
+      case FixedSizeList:
+        Field el = field.getChildren().get(0);
+        return new FixedListCodec(
+            forField(el), el.isNullable(), ((ArrowType.FixedSizeList) t).getListSize());
+      case Struct:
+        return new StructCodec.Nested(structOf(field.getChildren()));
+      default:
+        throw new IllegalArgumentException("no codec for " + t);
+    }
+  }
+
+  /** The codec of a column group's records: a struct of its fields. */
+  public static StructCodec forGroup(RiffleSchema schema, ColumnSpec column) {
+    List<Field> fields = new ArrayList<>();
+    for (int f : column.fields()) {
+      fields.add(schema.fields().get(f));
+    }
+    return structOf(fields);
+  }
+
+  private static StructCodec structOf(List<Field> fields) {
+    List<ValueCodec> codecs = new ArrayList<>();
+    boolean[] nullable = new boolean[fields.size()];
+    for (int i = 0; i < fields.size(); i++) {
+      codecs.add(forField(fields.get(i)));
+      nullable[i] = fields.get(i).isNullable();
+    }
+    return new StructCodec(codecs, nullable);
+  }
+}

@@ -1,0 +1,75 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.CorruptFileException;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Fixed-width values (integers, floats, decimals, dates, times, timestamps, durations, fixed-size
+ * binary, dictionary indices): the value's {@code width} bytes exactly as Arrow holds them,
+ * little-endian.
+ */
+final class FixedCodec extends ValueCodec {
+  private final int width;
+
+  FixedCodec(int width) {
+    this.width = width;
+  }
+
+  @Override
+  public int fixedWidth() {
+    return width;
+  }
+
+  @Override
+  public void encode(FieldVector vector, int index, ByteSink out, boolean whole) {
+    encodeRun(vector, index, 1, out);
+  }
+
+  @Override
+  public void encodeRun(FieldVector vector, int start, int count, ByteSink out) {
+    int n = Math.multiplyExact(count, width);
+    int at = out.reserve(n);
+    vector.getDataBuffer().getBytes((long) start * width, out.array(), at, n);
+  }
+
+  @Override
+  public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
+      throws CorruptFileException {
+    decodeRun(in, vector, index, 1);
+  }
+
+  @Override
+  public void decodeRun(RecordInput in, FieldVector vector, int start, int count)
+      throws CorruptFileException {
+    int n = in.take((long) count * width);
+    BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
+    ensureCapacity(v, start + count);
+    v.getDataBuffer().setBytes((long) start * width, in.buffer(), n, count * width);
+    setValid(v.getValidityBuffer(), start, count);
+  }
+
+  @Override
+  public void skip(RecordInput in, boolean whole) throws CorruptFileException {
+    in.take(width);
+  }
+
+  @Override
+  public void skipRun(RecordInput in, int count) throws CorruptFileException {
+    in.take((long) count * width);
+  }
+
+  static void ensureCapacity(BaseFixedWidthVector v, int slots) {
+    while (v.getValueCapacity() < slots) {
+      v.reAlloc();
+    }
+  }
+
+  static void setValid(ArrowBuf validity, int start, int count) {
+    for (int i = start; i < start + count; i++) {
+      BitVectorHelper.setBit(validity, i);
+    }
+  }
+}

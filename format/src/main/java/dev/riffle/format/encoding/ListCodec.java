@@ -1,0 +1,136 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.CorruptFileException;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.BaseRepeatedValueVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+
+/**
+ * Variable-length lists (list, large list, map): a varint item count n; if items are nullable, an
+ * n-bit validity bitmap; then each valid item. Null items take no bytes beyond their bit.
+ */
+final class ListCodec extends ValueCodec {
+  private final ValueCodec items;
+  private final boolean itemsNullable;
+
+  ListCodec(ValueCodec items, boolean itemsNullable) {
+    this.items = items;
+    this.itemsNullable = itemsNullable;
+  }
+
+  @Override
+  public void encode(FieldVector vector, int index, ByteSink out, boolean whole) {
+    long start;
+    long end;
+    FieldVector child;
+    if (vector instanceof LargeListVector) {
+      LargeListVector v = (LargeListVector) vector;
+      start = v.getElementStartIndex(index);
+      end = v.getElementEndIndex(index);
+      child = v.getDataVector();
+    } else {
+      BaseRepeatedValueVector v = (BaseRepeatedValueVector) vector;
+      start = v.getOffsetBuffer().getInt((long) index * 4);
+      end = v.getOffsetBuffer().getInt((long) index * 4 + 4);
+      child = v.getDataVector();
+    }
+    int first = Math.toIntExact(start);
+    int n = Math.toIntExact(end - start);
+    out.putVarint(n);
+    encodeItems(items, itemsNullable, child, first, n, out);
+  }
+
+  /** Shared with fixed-size lists: optional bitmap, then valid items, in runs where possible. */
+  static void encodeItems(
+      ValueCodec items, boolean nullable, FieldVector child, int first, int n, ByteSink out) {
+    if (!nullable) {
+      items.encodeRun(child, first, n, out);
+      return;
+    }
+    int valid = Bitmaps.write(child, first, n, out);
+    if (valid == n) {
+      items.encodeRun(child, first, n, out);
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      if (!child.isNull(first + k)) {
+        items.encode(child, first + k, out, false);
+      }
+    }
+  }
+
+  /** Decodes n items into child slots [first, first + n). */
+  static void decodeItems(
+      ValueCodec items, boolean nullable, RecordInput in, FieldVector child, int first, int n)
+      throws CorruptFileException {
+    if (!nullable) {
+      items.decodeRun(in, child, first, n);
+      return;
+    }
+    int bitmap = Bitmaps.read(in, n);
+    int k = 0;
+    while (k < n) {
+      // Decode maximal runs of valid items in one call so fixed-width items stay a bulk copy.
+      int runStart = k;
+      while (k < n && Bitmaps.get(in.buffer(), bitmap, k)) {
+        k++;
+      }
+      if (k > runStart) {
+        items.decodeRun(in, child, first + runStart, k - runStart);
+      }
+      while (k < n && !Bitmaps.get(in.buffer(), bitmap, k)) {
+        child.setNull(first + k);
+        k++;
+      }
+    }
+  }
+
+  static void skipItems(ValueCodec items, boolean nullable, RecordInput in, int n)
+      throws CorruptFileException {
+    if (!nullable) {
+      items.skipRun(in, n);
+      return;
+    }
+    int bitmap = Bitmaps.read(in, n);
+    items.skipRun(in, Bitmaps.rank(in.buffer(), bitmap, n));
+  }
+
+  /**
+   * Every non-null item costs at least one byte and every null item one bit, so a count above eight
+   * times the remaining bytes can only come from a damaged record; refusing it early keeps a bad
+   * count from allocating gigabytes.
+   */
+  static int readCount(RecordInput in) throws CorruptFileException {
+    long max = Math.min(Integer.MAX_VALUE - 8L, 8L * in.remaining());
+    return (int) in.varint(max);
+  }
+
+  @Override
+  public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
+      throws CorruptFileException {
+    int n = readCount(in);
+    if (vector instanceof LargeListVector) {
+      LargeListVector v = (LargeListVector) vector;
+      long first = v.startNewValue(index);
+      if (first + n > Integer.MAX_VALUE - 8L) {
+        throw in.corrupt("list items exceed what one Arrow batch can hold");
+      }
+      decodeItems(items, itemsNullable, in, v.getDataVector(), (int) first, n);
+      v.endValue(index, n);
+    } else {
+      ListVector v = (ListVector) vector;
+      int first = v.startNewValue(index);
+      if ((long) first + n > Integer.MAX_VALUE - 8L) {
+        throw in.corrupt("list items exceed what one Arrow batch can hold");
+      }
+      decodeItems(items, itemsNullable, in, v.getDataVector(), first, n);
+      v.endValue(index, n);
+    }
+  }
+
+  @Override
+  public void skip(RecordInput in, boolean whole) throws CorruptFileException {
+    skipItems(items, itemsNullable, in, readCount(in));
+  }
+}

@@ -1,0 +1,109 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.CorruptFileException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A bounds-checked little-endian cursor over the bytes of one record (or one sector). Every read
+ * that would pass the end throws {@link CorruptFileException} naming the resource and the absolute
+ * file offset, so decoders never see an index error from a damaged file.
+ */
+public final class RecordInput {
+  private final String resource;
+  private ByteBuffer buf;
+  private long fileOffset;
+  private int position;
+  private int limit;
+
+  public RecordInput(String resource) {
+    this.resource = resource;
+  }
+
+  /**
+   * Points the cursor at {@code buf[start, start + length)}, whose first byte lies at {@code
+   * fileOffset} in the resource.
+   */
+  public RecordInput reset(ByteBuffer buf, int start, int length, long fileOffset) {
+    this.buf =
+        buf.order() == ByteOrder.LITTLE_ENDIAN
+            ? buf
+            : buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    this.position = start;
+    this.limit = start + length;
+    this.fileOffset = fileOffset - start;
+    return this;
+  }
+
+  public String resource() {
+    return resource;
+  }
+
+  public ByteBuffer buffer() {
+    return buf;
+  }
+
+  public int position() {
+    return position;
+  }
+
+  public int limit() {
+    return limit;
+  }
+
+  public int remaining() {
+    return limit - position;
+  }
+
+  /** The absolute file offset of the cursor. */
+  public long fileOffset() {
+    return fileOffset + position;
+  }
+
+  /** A corruption at the cursor. */
+  public CorruptFileException corrupt(String message) {
+    return new CorruptFileException(resource, fileOffset(), message);
+  }
+
+  /** Checks that {@code n} bytes remain and returns the position they start at, advancing past. */
+  public int take(long n) throws CorruptFileException {
+    if (n < 0 || n > remaining()) {
+      throw corrupt("record needs " + n + " bytes but only " + remaining() + " remain");
+    }
+    int start = position;
+    position += (int) n;
+    return start;
+  }
+
+  public int u8() throws CorruptFileException {
+    return buf.get(take(1)) & 0xFF;
+  }
+
+  public int u16() throws CorruptFileException {
+    return buf.getShort(take(2)) & 0xFFFF;
+  }
+
+  public int i32() throws CorruptFileException {
+    return buf.getInt(take(4));
+  }
+
+  public long i64() throws CorruptFileException {
+    return buf.getLong(take(8));
+  }
+
+  /** An unsigned LEB128 value that must be at most {@code max}. */
+  public long varint(long max) throws CorruptFileException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = u8();
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        if (v < 0 || v > max) {
+          throw corrupt("count or length " + Long.toUnsignedString(v) + " exceeds " + max);
+        }
+        return v;
+      }
+    }
+    throw corrupt("varint longer than 10 bytes");
+  }
+}

@@ -1,0 +1,133 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.CorruptFileException;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.StructVector;
+
+/**
+ * Structs, and column groups (a group is a struct of top-level fields): a bitmap with one bit per
+ * nullable child, in child order (absent when no child is nullable); then each valid child.
+ */
+public final class StructCodec {
+  private final ValueCodec[] children;
+  private final boolean[] nullable;
+  private final int nullableCount;
+
+  StructCodec(List<ValueCodec> children, boolean[] nullable) {
+    this.children = children.toArray(new ValueCodec[0]);
+    this.nullable = nullable.clone();
+    int c = 0;
+    for (boolean b : nullable) {
+      c += b ? 1 : 0;
+    }
+    this.nullableCount = c;
+  }
+
+  /** The encoded size if every child is non-nullable and fixed-width, else -1. */
+  public int fixedWidth() {
+    int sum = 0;
+    for (int i = 0; i < children.length; i++) {
+      int w = children[i].fixedWidth();
+      if (nullable[i] || w < 0) {
+        return -1;
+      }
+      sum += w;
+    }
+    return sum;
+  }
+
+  /** Encodes child values at {@code index} of each vector in {@code vectors}. */
+  public void encode(List<FieldVector> vectors, int index, ByteSink out) {
+    if (nullableCount > 0) {
+      int at = out.reserve(Bitmaps.bytes(nullableCount));
+      byte[] a = out.array();
+      for (int b = 0; b < Bitmaps.bytes(nullableCount); b++) {
+        a[at + b] = 0;
+      }
+      int bit = 0;
+      for (int i = 0; i < children.length; i++) {
+        if (nullable[i]) {
+          if (!vectors.get(i).isNull(index)) {
+            a[at + (bit >>> 3)] |= (byte) (1 << (bit & 7));
+          }
+          bit++;
+        }
+      }
+    }
+    for (int i = 0; i < children.length; i++) {
+      if (!nullable[i] || !vectors.get(i).isNull(index)) {
+        children[i].encode(vectors.get(i), index, out, false);
+      }
+    }
+  }
+
+  /**
+   * Decodes into slot {@code index} of each vector; a null entry in {@code vectors} means the child
+   * is not wanted and is skipped.
+   */
+  public void decode(RecordInput in, List<FieldVector> vectors, int index)
+      throws CorruptFileException {
+    int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
+    int bit = 0;
+    for (int i = 0; i < children.length; i++) {
+      FieldVector v = vectors.get(i);
+      boolean valid = true;
+      if (nullable[i]) {
+        valid = Bitmaps.get(in.buffer(), bitmap, bit++);
+      }
+      if (!valid) {
+        if (v != null) {
+          v.setNull(index);
+        }
+      } else if (v == null) {
+        children[i].skip(in, false);
+      } else {
+        children[i].decode(in, v, index, false);
+      }
+    }
+  }
+
+  /** Skips one encoded struct. */
+  public void skip(RecordInput in) throws CorruptFileException {
+    int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
+    int bit = 0;
+    for (int i = 0; i < children.length; i++) {
+      if (!nullable[i] || Bitmaps.get(in.buffer(), bitmap, bit++)) {
+        children[i].skip(in, false);
+      }
+    }
+  }
+
+  /** Adapts a struct codec to a nested struct value. */
+  static final class Nested extends ValueCodec {
+    private final StructCodec struct;
+
+    Nested(StructCodec struct) {
+      this.struct = struct;
+    }
+
+    @Override
+    public int fixedWidth() {
+      return struct.fixedWidth();
+    }
+
+    @Override
+    public void encode(FieldVector vector, int index, ByteSink out, boolean whole) {
+      struct.encode(((StructVector) vector).getChildrenFromFields(), index, out);
+    }
+
+    @Override
+    public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
+        throws CorruptFileException {
+      StructVector v = (StructVector) vector;
+      struct.decode(in, v.getChildrenFromFields(), index);
+      v.setIndexDefined(index);
+    }
+
+    @Override
+    public void skip(RecordInput in, boolean whole) throws CorruptFileException {
+      struct.skip(in);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.CorruptFileException;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Encodes one non-null value of an Arrow vector into a row record, and decodes it back into a
+ * vector slot. Codecs nest the way Arrow types nest; the byte forms are specified in FORMAT.md §5
+ * ("Row records").
+ *
+ * <p>{@code whole} is true when the value is the entire record: a variable-width value then omits
+ * its length, which the page's offsets already give.
+ */
+public abstract class ValueCodec {
+
+  /** Appends the non-null value at {@code index} of {@code vector} to {@code out}. */
+  public abstract void encode(FieldVector vector, int index, ByteSink out, boolean whole);
+
+  /** Decodes one value from {@code in} into slot {@code index} of {@code vector}. */
+  public abstract void decode(RecordInput in, FieldVector vector, int index, boolean whole)
+      throws CorruptFileException;
+
+  /** Advances {@code in} past one encoded value. */
+  public abstract void skip(RecordInput in, boolean whole) throws CorruptFileException;
+
+  /** The encoded size of every value if it is constant, else -1. */
+  public int fixedWidth() {
+    return -1;
+  }
+
+  /**
+   * Appends {@code count} non-null values starting at {@code start}. Codecs of fixed-width values
+   * override this with one bulk copy, which is what makes long numeric lists cheap to encode.
+   */
+  public void encodeRun(FieldVector vector, int start, int count, ByteSink out) {
+    for (int i = 0; i < count; i++) {
+      encode(vector, start + i, out, false);
+    }
+  }
+
+  /** Decodes {@code count} values into consecutive slots starting at {@code start}. */
+  public void decodeRun(RecordInput in, FieldVector vector, int start, int count)
+      throws CorruptFileException {
+    for (int i = 0; i < count; i++) {
+      decode(in, vector, start + i, false);
+    }
+  }
+
+  /** Skips {@code count} encoded values. */
+  public void skipRun(RecordInput in, int count) throws CorruptFileException {
+    for (int i = 0; i < count; i++) {
+      skip(in, false);
+    }
+  }
+}

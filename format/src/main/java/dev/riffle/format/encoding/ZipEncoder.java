@@ -1,0 +1,82 @@
+package dev.riffle.format.encoding;
+
+import com.github.luben.zstd.Zstd;
+import dev.riffle.format.ZipLayout;
+
+/** Writes ZIP_FIXED and ZIP_VAR pages ({@link ZipLayout}). */
+public final class ZipEncoder {
+  private ZipEncoder() {}
+
+  /**
+   * Records at least this large are offered to zstd; smaller ones rarely shrink enough to pay for a
+   * decompression on every random read.
+   */
+  public static final int ZSTD_MIN_BYTES = 2048;
+
+  /** A compressed record is kept only if it is at most this fraction of the original (7/8). */
+  static boolean worthIt(long compressed, int raw) {
+    return compressed * 8 <= (long) raw * 7;
+  }
+
+  /**
+   * Writes equal-sized records as slots of {@code recordBytes} (+1 control byte if the page has
+   * nulls).
+   */
+  public static void encodeFixed(PageRows rows, int recordBytes, ByteSink out) {
+    boolean control = rows.validCount() < rows.rowCount();
+    byte[] data = rows.array();
+    int valid = 0;
+    for (int r = 0; r < rows.rowCount(); r++) {
+      if (rows.isValid(r)) {
+        if (control) {
+          out.put((byte) ZipLayout.CONTROL_VALID);
+        }
+        out.put(data, rows.recordStart(valid), recordBytes);
+        valid++;
+      } else {
+        out.put((byte) 0);
+        out.putZeros(recordBytes);
+      }
+    }
+  }
+
+  /**
+   * Writes a control byte and the payload of each row.
+   *
+   * @param zstdLevel compression level, or 0 to never compress
+   * @return rowCount + 1 record offsets relative to the start of the page
+   */
+  public static LongList encodeVar(PageRows rows, int zstdLevel, ByteSink out) {
+    LongList offsets = new LongList();
+    int pageStart = out.length();
+    byte[] data = rows.array();
+    byte[] scratch = new byte[0];
+    int valid = 0;
+    for (int r = 0; r < rows.rowCount(); r++) {
+      offsets.add(out.length() - pageStart);
+      if (!rows.isValid(r)) {
+        out.put((byte) 0);
+        continue;
+      }
+      int from = rows.recordStart(valid);
+      int len = rows.recordEnd(valid) - from;
+      valid++;
+      if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES) {
+        int bound = (int) Zstd.compressBound(len);
+        if (scratch.length < bound) {
+          scratch = new byte[bound];
+        }
+        long n = Zstd.compressByteArray(scratch, 0, bound, data, from, len, zstdLevel);
+        if (!Zstd.isError(n) && worthIt(n, len)) {
+          out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
+          out.put(scratch, 0, (int) n);
+          continue;
+        }
+      }
+      out.put((byte) ZipLayout.CONTROL_VALID);
+      out.put(data, from, len);
+    }
+    offsets.add(out.length() - pageStart);
+    return offsets;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.riffle.format.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Positional reads from an immutable byte sequence: a local file, an object in S3, a chunk cache.
+ * Implementations must allow concurrent reads from many threads.
+ */
+public interface RandomAccessSource extends Closeable {
+
+  /** The name shown in error messages: a path or URI. */
+  String name();
+
+  /** The length in bytes. */
+  long length() throws IOException;
+
+  /**
+   * Reads exactly {@code dst.remaining()} bytes starting at {@code offset} into {@code dst},
+   * advancing its position.
+   *
+   * @throws java.io.EOFException if the source ends first
+   */
+  void readFully(long offset, ByteBuffer dst) throws IOException;
+}

@@ -1,0 +1,142 @@
+package dev.riffle.format.schema;
+
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Which Arrow types Riffle stores, checked in one place so that the writer refuses a schema before
+ * writing a byte, with a message that names the field.
+ */
+public final class TypeSupport {
+  private TypeSupport() {}
+
+  /**
+   * Checks a field and its children.
+   *
+   * @param path the field's dotted path, used in the message
+   * @throws UnsupportedTypeException naming the first unsupported field
+   */
+  public static void check(Field field, String path) {
+    ArrowType t = field.getType();
+    if (field.getDictionary() != null) {
+      throw new UnsupportedTypeException(
+          path, t.toString(), "dictionary encoding is supported on top-level fields only");
+    }
+    if (fixedWidth(t) > 0 || t instanceof ArrowType.Bool || isBinary(t)) {
+      return;
+    }
+    switch (t.getTypeID()) {
+      case List:
+      case LargeList:
+      case Map:
+        requireChildren(field, path, 1);
+        checkChildren(field, path);
+        return;
+      case FixedSizeList:
+        requireChildren(field, path, 1);
+        if (((ArrowType.FixedSizeList) t).getListSize() < 1) {
+          throw new UnsupportedTypeException(path, t.toString(), "list size must be at least 1");
+        }
+        checkChildren(field, path);
+        return;
+      case Struct:
+        if (field.getChildren().isEmpty()) {
+          throw new UnsupportedTypeException(
+              path, t.toString(), "a struct needs at least one field");
+        }
+        checkChildren(field, path);
+        return;
+      default:
+        throw new UnsupportedTypeException(
+            path,
+            t.toString(),
+            "supported are bool, ints, floats, decimals, dates, times, "
+                + "timestamps, durations, (large) utf8 and binary, fixed-size binary, (large) "
+                + "list, fixed-size list, map, struct, and top-level dictionaries");
+    }
+  }
+
+  /** Checks the index type of a dictionary-encoded top-level field. */
+  public static void checkDictionaryIndex(Field field) {
+    ArrowType.Int index = field.getDictionary().getIndexType();
+    if (!(field.getType() instanceof ArrowType.Int) || !field.getType().equals(index)) {
+      throw new UnsupportedTypeException(
+          field.getName(),
+          field.getType().toString(),
+          "a dictionary field's vector type must be its index type " + index);
+    }
+  }
+
+  private static void requireChildren(Field field, String path, int n) {
+    if (field.getChildren().size() != n) {
+      throw new UnsupportedTypeException(
+          path, field.getType().toString(), "expected " + n + " child field(s)");
+    }
+  }
+
+  private static void checkChildren(Field field, String path) {
+    for (Field child : field.getChildren()) {
+      check(child, path + "." + child.getName());
+    }
+  }
+
+  /** True for utf8, large utf8, binary, large binary. */
+  public static boolean isBinary(ArrowType t) {
+    switch (t.getTypeID()) {
+      case Utf8:
+      case LargeUtf8:
+      case Binary:
+      case LargeBinary:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Bytes per value of a fixed-width primitive type (not bool), or -1. */
+  public static int fixedWidth(ArrowType t) {
+    switch (t.getTypeID()) {
+      case Int:
+        return ((ArrowType.Int) t).getBitWidth() / 8;
+      case FloatingPoint:
+        FloatingPointPrecision p = ((ArrowType.FloatingPoint) t).getPrecision();
+        return p == FloatingPointPrecision.HALF ? 2 : p == FloatingPointPrecision.SINGLE ? 4 : 8;
+      case Decimal:
+        return ((ArrowType.Decimal) t).getBitWidth() / 8;
+      case Date:
+        return ((ArrowType.Date) t).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
+      case Time:
+        return ((ArrowType.Time) t).getBitWidth() / 8;
+      case Timestamp:
+      case Duration:
+        return 8;
+      case FixedSizeBinary:
+        int w = ((ArrowType.FixedSizeBinary) t).getByteWidth();
+        return w > 0 ? w : -1;
+      default:
+        return -1;
+    }
+  }
+
+  /**
+   * Whether values of this type are integers for frame-of-reference packing, and if so whether they
+   * are signed (1) or unsigned (0); -1 if not an integer kind. Dates, times, timestamps and
+   * durations are signed integers in Arrow.
+   */
+  public static int integerSignedness(ArrowType t) {
+    switch (t.getTypeID()) {
+      case Int:
+        return ((ArrowType.Int) t).getIsSigned() ? 1 : 0;
+      case Date:
+      case Time:
+      case Timestamp:
+      case Duration:
+        return 1;
+      case Bool:
+        return 0;
+      default:
+        return -1;
+    }
+  }
+}

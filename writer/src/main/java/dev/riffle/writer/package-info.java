@@ -1,0 +1,5 @@
+/**
+ * Writes Riffle files from Arrow batches: page buffering, the per-page layout choice, dictionary
+ * remapping and atomic publication of finished files.
+ */
+package dev.riffle.writer;
