@@ -676,7 +676,7 @@ final class ColumnReader implements AutoCloseable {
     while (f.getValueCapacity() <= j) {
       f.reAlloc();
     }
-    f.getDataBuffer().setBytes((long) j * width, buf, pos, width);
+    dev.riffle.format.encoding.Buffers.copy(f.getDataBuffer(), (long) j * width, buf, pos, width);
     org.apache.arrow.vector.BitVectorHelper.setBit(f.getValidityBuffer(), j);
   }
 

@@ -541,6 +541,11 @@ public final class FileReader implements AutoCloseable {
     stats.decoded((long) rows * fields);
   }
 
+  /** The pages of stored column {@code column} (an index into {@code schema().columns()}). */
+  public List<PageInfo> pages(int column) throws IOException {
+    return List.of(column(column).pages);
+  }
+
   /** Per-column layout and metadata figures; loads every column's metadata. */
   public List<ColumnInfo> describe() throws IOException {
     List<ColumnInfo> out = new ArrayList<>();

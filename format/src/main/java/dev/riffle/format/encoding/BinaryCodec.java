@@ -40,7 +40,7 @@ final class BinaryCodec extends ValueCodec {
       throws CorruptFileException {
     int n = whole ? in.remaining() : (int) in.varint(MAX_VALUE_BYTES);
     int at = in.take(n);
-    ((VariableWidthFieldVector) vector).setSafe(index, in.buffer(), at, n);
+    Buffers.setValue((VariableWidthFieldVector) vector, index, in.buffer(), at, n);
   }
 
   @Override

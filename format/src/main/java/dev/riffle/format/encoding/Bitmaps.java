@@ -18,13 +18,12 @@ public final class Bitmaps {
   static int write(FieldVector vector, int start, int count, ByteSink out) {
     int at = out.reserve(bytes(count));
     byte[] a = out.array();
+    java.util.Arrays.fill(a, at, at + bytes(count), (byte) 0);
     int valid = 0;
     for (int k = 0; k < count; k++) {
       if (!vector.isNull(start + k)) {
         a[at + (k >>> 3)] |= (byte) (1 << (k & 7));
         valid++;
-      } else {
-        a[at + (k >>> 3)] &= (byte) ~(1 << (k & 7));
       }
     }
     return valid;

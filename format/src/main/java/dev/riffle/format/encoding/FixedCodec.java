@@ -47,7 +47,7 @@ final class FixedCodec extends ValueCodec {
     int n = in.take((long) count * width);
     BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
     ensureCapacity(v, start + count);
-    v.getDataBuffer().setBytes((long) start * width, in.buffer(), n, count * width);
+    Buffers.copy(v.getDataBuffer(), (long) start * width, in.buffer(), n, count * width);
     setValid(v.getValidityBuffer(), start, count);
   }
 
