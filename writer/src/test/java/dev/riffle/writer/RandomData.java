@@ -31,8 +31,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class RandomData {
   private RandomData() {}
 
-  static VectorSchemaRoot generate(Schema schema, int rows, long seed, double nullRate,
-      BufferAllocator allocator) {
+  static VectorSchemaRoot generate(
+      Schema schema, int rows, long seed, double nullRate, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     root.allocateNew();
     List<Field> fields = schema.getFields();
@@ -140,14 +140,15 @@ final class RandomData {
   }
 
   /** A dictionary vector of DICTIONARY_SIZE distinct strings, in an order given by the seed. */
-  static org.apache.arrow.vector.VarCharVector dictionary(String name, long seed,
-      BufferAllocator allocator) {
+  static org.apache.arrow.vector.VarCharVector dictionary(
+      String name, long seed, BufferAllocator allocator) {
     List<String> words = new ArrayList<>();
     for (int k = 0; k < DICTIONARY_SIZE; k++) {
       words.add("category-" + k);
     }
     java.util.Collections.shuffle(words, new java.util.Random(seed));
-    org.apache.arrow.vector.VarCharVector d = new org.apache.arrow.vector.VarCharVector(name, allocator);
+    org.apache.arrow.vector.VarCharVector d =
+        new org.apache.arrow.vector.VarCharVector(name, allocator);
     d.allocateNew();
     for (int k = 0; k < words.size(); k++) {
       d.setSafe(k, words.get(k).getBytes(StandardCharsets.UTF_8));

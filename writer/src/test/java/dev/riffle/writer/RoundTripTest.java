@@ -24,7 +24,6 @@ import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +31,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Seeded randomized round trips: every type family × null rate {0, 0.1, 1} × sizes (empty, one
- * row, a page boundary ±1, several pages) × two page sizes, read back by scan (two batch sizes),
- * by random index lists (sorted, unsorted, with duplicates) and by contiguous ranges.
+ * Seeded randomized round trips: every type family × null rate {0, 0.1, 1} × sizes (empty, one row,
+ * a page boundary ±1, several pages) × two page sizes, read back by scan (two batch sizes), by
+ * random index lists (sorted, unsorted, with duplicates) and by contiguous ranges.
  */
 class RoundTripTest {
   @TempDir Path dir;
@@ -59,18 +58,26 @@ class RoundTripTest {
   @MethodSource("cases")
   void roundTrip(TypeCase c) throws Exception {
     long seed = Seeds.seed();
-    String reproduce = Seeds.reproduce("writer", RoundTripTest.class, "roundTrip", seed)
-        + " (case " + c.name + ")";
+    String reproduce =
+        Seeds.reproduce("writer", RoundTripTest.class, "roundTrip", seed)
+            + " (case "
+            + c.name
+            + ")";
     try {
       for (double nullRate : new double[] {0, 0.1, 1.0}) {
         for (int pageBytes : new int[] {4096, 64 * 1024}) {
-          WriterOptions options = WriterOptions.defaults().withPageBytes(pageBytes)
-              .withColumnGroups(c.groups);
+          WriterOptions options =
+              WriterOptions.defaults().withPageBytes(pageBytes).withColumnGroups(c.groups);
           int big = c.severalPagesRows;
           int boundary = firstPageRows(c, big, seed, nullRate, options);
           for (int n : new int[] {0, 1, boundary - 1, boundary, boundary + 1, big}) {
             if (n >= 0) {
-              check(c, n, seed, nullRate, options,
+              check(
+                  c,
+                  n,
+                  seed,
+                  nullRate,
+                  options,
                   reproduce + " nullRate=" + nullRate + " pageBytes=" + pageBytes + " rows=" + n);
             }
           }
@@ -81,16 +88,17 @@ class RoundTripTest {
     }
   }
 
-  private int firstPageRows(TypeCase c, int rows, long seed, double nullRate,
-      WriterOptions options) throws Exception {
+  private int firstPageRows(TypeCase c, int rows, long seed, double nullRate, WriterOptions options)
+      throws Exception {
     Path file = write(c, rows, seed, nullRate, options, "probe");
     try (FileReader reader = FileReader.open(file, allocator)) {
       return reader.rowCount() == 0 ? 0 : reader.pages(0).get(0).rowCount();
     }
   }
 
-  private Path write(TypeCase c, int rows, long seed, double nullRate, WriterOptions options,
-      String name) throws Exception {
+  private Path write(
+      TypeCase c, int rows, long seed, double nullRate, WriterOptions options, String name)
+      throws Exception {
     Path file = dir.resolve(name + ".riffle");
     try (Data data = new Data(c, rows, seed, nullRate, allocator);
         FileWriter w = FileWriter.create(file, c.schema, data.provider, options)) {
@@ -113,8 +121,9 @@ class RoundTripTest {
     return file;
   }
 
-  private void check(TypeCase c, int rows, long seed, double nullRate, WriterOptions options,
-      String where) throws Exception {
+  private void check(
+      TypeCase c, int rows, long seed, double nullRate, WriterOptions options, String where)
+      throws Exception {
     Path file = write(c, rows, seed, nullRate, options, "t");
     try (Data data = new Data(c, rows, seed, nullRate, allocator);
         FileReader reader = FileReader.open(file, allocator)) {
@@ -149,8 +158,12 @@ class RoundTripTest {
       Arrays.setAll(range, i -> from + i);
       for (long[] idx : List.of(random, sorted, range, new long[] {rows - 1, 0, rows - 1})) {
         try (VectorSchemaRoot got = reader.take(idx, null)) {
-          assertRows(data, idx, got, actualDicts, where + " take " + Arrays.toString(
-              Arrays.copyOf(idx, Math.min(8, idx.length))));
+          assertRows(
+              data,
+              idx,
+              got,
+              actualDicts,
+              where + " take " + Arrays.toString(Arrays.copyOf(idx, Math.min(8, idx.length))));
         }
       }
       // Projection of a single field (inside a group: the others are skipped).
@@ -162,8 +175,8 @@ class RoundTripTest {
     }
   }
 
-  private static void assertRows(Data data, long[] rows, VectorSchemaRoot got,
-      DictionaryProvider actualDicts, String where) {
+  private static void assertRows(
+      Data data, long[] rows, VectorSchemaRoot got, DictionaryProvider actualDicts, String where) {
     assertThat(got.getRowCount()).as(where).isEqualTo(rows.length);
     for (FieldVector actual : got.getFieldVectors()) {
       FieldVector expected = data.root.getVector(actual.getName());
@@ -174,15 +187,33 @@ class RoundTripTest {
           Object e = decode(expected, src, data.provider.lookup(enc.getId()));
           Object a = decode(actual, j, actualDicts.lookup(enc.getId()));
           if (!java.util.Objects.equals(e, a)) {
-            fail(where + ": field " + actual.getName() + " row " + src + " expected " + e
-                + " got " + a);
+            fail(
+                where
+                    + ": field "
+                    + actual.getName()
+                    + " row "
+                    + src
+                    + " expected "
+                    + e
+                    + " got "
+                    + a);
           }
           continue;
         }
         RangeEqualsVisitor eq = new RangeEqualsVisitor(expected, actual);
         if (!eq.rangeEquals(new Range(src, j, 1))) {
-          fail(where + ": field " + actual.getName() + " row " + src + " (output " + j
-              + ") expected " + expected.getObject(src) + " got " + actual.getObject(j));
+          fail(
+              where
+                  + ": field "
+                  + actual.getName()
+                  + " row "
+                  + src
+                  + " (output "
+                  + j
+                  + ") expected "
+                  + expected.getObject(src)
+                  + " got "
+                  + actual.getObject(j));
         }
       }
     }

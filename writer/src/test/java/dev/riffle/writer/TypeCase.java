@@ -41,8 +41,8 @@ final class TypeCase {
   }
 
   static TypeCase single(Field field, int rows) {
-    return new TypeCase(field.getName() + ":" + field.getType(), new Schema(List.of(field)),
-        List.of(), rows);
+    return new TypeCase(
+        field.getName() + ":" + field.getType(), new Schema(List.of(field)), List.of(), rows);
   }
 
   static List<TypeCase> all() {
@@ -68,7 +68,8 @@ final class TypeCase {
     c.add(single(f("time64", new ArrowType.Time(TimeUnit.NANOSECOND, 64)), narrow));
     c.add(single(f("ts_utc", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC")), narrow));
     c.add(single(f("ts_naive", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)), narrow));
-    c.add(single(f("ts_berlin", new ArrowType.Timestamp(TimeUnit.SECOND, "Europe/Berlin")), narrow));
+    c.add(
+        single(f("ts_berlin", new ArrowType.Timestamp(TimeUnit.SECOND, "Europe/Berlin")), narrow));
     c.add(single(f("duration", new ArrowType.Duration(TimeUnit.MILLISECOND)), narrow));
     c.add(single(f("utf8", utf8), narrow));
     c.add(single(f("large_utf8", ArrowType.LargeUtf8.INSTANCE), narrow));
@@ -81,53 +82,146 @@ final class TypeCase {
     c.add(single(f("fsb5000", new ArrowType.FixedSizeBinary(5000)), 40));
     c.add(single(f("vec4", new ArrowType.FixedSizeList(4), notNull("item", f32)), narrow));
     c.add(single(f("vec768", new ArrowType.FixedSizeList(768), notNull("item", f32)), 40));
-    c.add(single(f("vec3_nullable_items", new ArrowType.FixedSizeList(3),
-        f("item", new ArrowType.Int(32, true))), narrow));
-    c.add(single(f("list_i64", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
-        narrow));
+    c.add(
+        single(
+            f(
+                "vec3_nullable_items",
+                new ArrowType.FixedSizeList(3),
+                f("item", new ArrowType.Int(32, true))),
+            narrow));
+    c.add(
+        single(
+            f("list_i64", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(64, true))),
+            narrow));
     c.add(single(f("list_notnull_f32", ArrowType.List.INSTANCE, notNull("item", f32)), narrow));
     c.add(single(f("large_list_utf8", ArrowType.LargeList.INSTANCE, f("item", utf8)), narrow));
-    c.add(single(f("list_list_i16", ArrowType.List.INSTANCE, f("inner", ArrowType.List.INSTANCE,
-        f("item", new ArrowType.Int(16, true)))), narrow));
-    c.add(single(f("list3_bool", ArrowType.List.INSTANCE, f("l2", ArrowType.List.INSTANCE,
-        f("l3", ArrowType.List.INSTANCE, f("item", ArrowType.Bool.INSTANCE)))), narrow));
-    c.add(single(f("list_long_utf8", ArrowType.List.INSTANCE, f("item", utf8)), 60)
-        .renamed("long_list_utf8"));
-    c.add(single(f("struct", ArrowType.Struct.INSTANCE,
-        f("a", new ArrowType.Int(32, true)),
-        notNull("b", utf8),
-        f("c", ArrowType.Struct.INSTANCE,
-            f("d", ArrowType.List.INSTANCE, f("item",
-                new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))))), narrow));
-    c.add(single(f("list_struct", ArrowType.List.INSTANCE, f("item", ArrowType.Struct.INSTANCE,
-        f("x", new ArrowType.Int(8, true)), f("y", utf8))), narrow));
-    c.add(single(f("map", new ArrowType.Map(false), notNull("entries", ArrowType.Struct.INSTANCE,
-        notNull("key", utf8), f("value", new ArrowType.Int(32, true)))), narrow));
-    c.add(single(f("list_vec", ArrowType.List.INSTANCE, notNull("item",
-        new ArrowType.FixedSizeList(768), notNull("v", f32))), 30));
+    c.add(
+        single(
+            f(
+                "list_list_i16",
+                ArrowType.List.INSTANCE,
+                f("inner", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(16, true)))),
+            narrow));
+    c.add(
+        single(
+            f(
+                "list3_bool",
+                ArrowType.List.INSTANCE,
+                f(
+                    "l2",
+                    ArrowType.List.INSTANCE,
+                    f("l3", ArrowType.List.INSTANCE, f("item", ArrowType.Bool.INSTANCE)))),
+            narrow));
+    c.add(
+        single(f("list_long_utf8", ArrowType.List.INSTANCE, f("item", utf8)), 60)
+            .renamed("long_list_utf8"));
+    c.add(
+        single(
+            f(
+                "struct",
+                ArrowType.Struct.INSTANCE,
+                f("a", new ArrowType.Int(32, true)),
+                notNull("b", utf8),
+                f(
+                    "c",
+                    ArrowType.Struct.INSTANCE,
+                    f(
+                        "d",
+                        ArrowType.List.INSTANCE,
+                        f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))))),
+            narrow));
+    c.add(
+        single(
+            f(
+                "list_struct",
+                ArrowType.List.INSTANCE,
+                f(
+                    "item",
+                    ArrowType.Struct.INSTANCE,
+                    f("x", new ArrowType.Int(8, true)),
+                    f("y", utf8))),
+            narrow));
+    c.add(
+        single(
+            f(
+                "map",
+                new ArrowType.Map(false),
+                notNull(
+                    "entries",
+                    ArrowType.Struct.INSTANCE,
+                    notNull("key", utf8),
+                    f("value", new ArrowType.Int(32, true)))),
+            narrow));
+    c.add(
+        single(
+            f(
+                "list_vec",
+                ArrowType.List.INSTANCE,
+                notNull("item", new ArrowType.FixedSizeList(768), notNull("v", f32))),
+            30));
     // Dictionary-encoded categoricals, alone and beside other columns.
     DictionaryEncoding enc = new DictionaryEncoding(7, false, new ArrowType.Int(16, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(16, true), enc), null);
-    c.add(new TypeCase("dictionary", new Schema(List.of(cat,
-        f("id", new ArrowType.Int(64, false)))), List.of(), narrow));
+    c.add(
+        new TypeCase(
+            "dictionary",
+            new Schema(List.of(cat, f("id", new ArrowType.Int(64, false)))),
+            List.of(),
+            narrow));
     // Column groups: five scalars; a sparse row (indices + values); a group of wide values.
-    c.add(new TypeCase("group5", new Schema(List.of(
-        f("g_a", new ArrowType.Int(64, false)), notNull("g_b", f32), f("g_c", utf8),
-        f("g_d", ArrowType.Bool.INSTANCE), f("g_e", new ArrowType.Int(16, true)),
-        f("outside", new ArrowType.Int(32, true)))),
-        List.of(List.of("g_a", "g_b", "g_c", "g_d", "g_e")), narrow));
-    c.add(new TypeCase("sparse_group", new Schema(List.of(
-        f("indices", ArrowType.List.INSTANCE, notNull("item", new ArrowType.Int(32, true))),
-        f("values", ArrowType.List.INSTANCE, notNull("item", f32)))),
-        List.of(List.of("indices", "values")), narrow));
-    c.add(new TypeCase("wide_group", new Schema(List.of(
-        f("positions", ArrowType.List.INSTANCE, notNull("item", new ArrowType.FixedSizeList(3),
-            notNull("xyz", f32))),
-        f("long_text", utf8))),
-        List.of(List.of("positions", "long_text")), 60));
-    c.add(new TypeCase("metadata", new Schema(List.of(new Field("m", new FieldType(true,
-        new ArrowType.Int(32, true), null, Map.of("unit", "cm", "k", "v")), null)),
-        Map.of("dataset", "test")), List.of(), 100));
+    c.add(
+        new TypeCase(
+            "group5",
+            new Schema(
+                List.of(
+                    f("g_a", new ArrowType.Int(64, false)),
+                    notNull("g_b", f32),
+                    f("g_c", utf8),
+                    f("g_d", ArrowType.Bool.INSTANCE),
+                    f("g_e", new ArrowType.Int(16, true)),
+                    f("outside", new ArrowType.Int(32, true)))),
+            List.of(List.of("g_a", "g_b", "g_c", "g_d", "g_e")),
+            narrow));
+    c.add(
+        new TypeCase(
+            "sparse_group",
+            new Schema(
+                List.of(
+                    f(
+                        "indices",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(32, true))),
+                    f("values", ArrowType.List.INSTANCE, notNull("item", f32)))),
+            List.of(List.of("indices", "values")),
+            narrow));
+    c.add(
+        new TypeCase(
+            "wide_group",
+            new Schema(
+                List.of(
+                    f(
+                        "positions",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.FixedSizeList(3), notNull("xyz", f32))),
+                    f("long_text", utf8))),
+            List.of(List.of("positions", "long_text")),
+            60));
+    c.add(
+        new TypeCase(
+            "metadata",
+            new Schema(
+                List.of(
+                    new Field(
+                        "m",
+                        new FieldType(
+                            true,
+                            new ArrowType.Int(32, true),
+                            null,
+                            Map.of("unit", "cm", "k", "v")),
+                        null)),
+                Map.of("dataset", "test")),
+            List.of(),
+            100));
     return c;
   }
 

@@ -22,8 +22,11 @@ public final class Buffers {
     }
   }
 
-  /** Sets value {@code index} of a variable-width vector from {@code src[start, start + length)}. */
-  static void setValue(VariableWidthFieldVector v, int index, ByteBuffer src, int start, int length) {
+  /**
+   * Sets value {@code index} of a variable-width vector from {@code src[start, start + length)}.
+   */
+  static void setValue(
+      VariableWidthFieldVector v, int index, ByteBuffer src, int start, int length) {
     if (src.hasArray()) {
       v.setSafe(index, src.array(), src.arrayOffset() + start, length);
     } else {
