@@ -85,7 +85,15 @@ public final class FileWriter implements AutoCloseable {
       throws IOException {
     RiffleSchema rs = schemaFor(schema, dictionaries, options);
     Path dir = target.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    // createFile (not createTempFile) so the finished file gets the usual umask permissions.
+    Path temp =
+        Files.createFile(
+            dir.resolve(
+                "."
+                    + target.getFileName()
+                    + "."
+                    + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong())
+                    + ".tmp"));
     FileChannel ch = null;
     try {
       ch = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
