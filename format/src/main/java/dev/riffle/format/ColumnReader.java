@@ -35,6 +35,7 @@ final class ColumnReader implements AutoCloseable {
   private final ValueCodec codec;
   private final StructCodec group;
   private final int fixedWidth;
+  private final boolean integerColumn;
   private final FieldVector dictionary;
   final long blockBytes;
   final long dataBytes;
@@ -70,6 +71,7 @@ final class ColumnReader implements AutoCloseable {
       group = Codecs.forGroup(schema, spec);
       codec = null;
       fixedWidth = -1;
+      integerColumn = false;
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       codec = Codecs.forField(field);
@@ -78,6 +80,11 @@ final class ColumnReader implements AutoCloseable {
           field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool
               ? 1
               : TypeSupport.fixedWidth(field.getType());
+      // Frame of reference is only ever written for integers of 1, 2, 4 or 8 bytes.
+      integerColumn =
+          TypeSupport.integerSignedness(field.getType()) >= 0
+              && Integer.bitCount(fixedWidth) == 1
+              && fixedWidth <= 8;
     }
   }
 
@@ -492,7 +499,7 @@ final class ColumnReader implements AutoCloseable {
           if (t.single == null
               || valueWidth != fixedWidth
               || fixedWidth <= 0
-              || (isFor && (bitWidth > 64 || valueWidth > 8))
+              || (isFor && (!integerColumn || bitWidth > 64))
               || (!isFor && (bitWidth != 0 || reference != 0))) {
             throw new CorruptFileException(
                 resource,

@@ -394,7 +394,9 @@ public final class FileReader implements AutoCloseable {
   /** Executes a plan made by {@link #plan}. */
   public VectorSchemaRoot take(TakePlan plan) throws IOException {
     ByteBuffer[] buffers = new ByteBuffer[plan.reads()];
-    stats.round();
+    if (buffers.length > 0) {
+      stats.round();
+    }
     for (int r = 0; r < buffers.length; r++) {
       buffers[r] = read(plan.readOffset[r], plan.readLength[r]);
     }

@@ -20,6 +20,9 @@ public final class TakePlan {
   final long[] readOffset;
   final long[] readLength;
 
+  /** Ranges are not merged into reads larger than this, so one read buffer stays small. */
+  public static final long MAX_COALESCED_BYTES = 16L << 20;
+
   TakePlan(
       long[] rows,
       List<String> fields,
@@ -47,7 +50,7 @@ public final class TakePlan {
       int i = order[o];
       long s = rangeOffset[i];
       long e = s + rangeLength[i];
-      if (reads > 0 && s <= curEnd + coalesceGap) {
+      if (reads > 0 && s <= curEnd + coalesceGap && e - curStart <= MAX_COALESCED_BYTES) {
         curEnd = Math.max(curEnd, e);
         lengths[reads - 1] = curEnd - curStart;
       } else {

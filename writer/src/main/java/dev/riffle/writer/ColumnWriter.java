@@ -90,6 +90,12 @@ final class ColumnWriter {
   /** Appends row {@code i}; {@code vectors} are this column's vectors in the batch. */
   void append(List<FieldVector> vectors, int i) {
     if (group != null) {
+      for (FieldVector g : vectors) {
+        if (!g.getField().isNullable() && g.isNull(i)) {
+          throw new IllegalArgumentException(
+              "field '" + g.getName() + "' is not nullable but row " + i + " of the batch is null");
+        }
+      }
       ByteSink out = rows.beginValid();
       group.encode(vectors, i, out);
       rows.endValid();
@@ -107,6 +113,10 @@ final class ColumnWriter {
       return;
     }
     if (v.isNull(i)) {
+      if (!v.getField().isNullable()) {
+        throw new IllegalArgumentException(
+            "field '" + spec.name() + "' is not nullable but row " + i + " of the batch is null");
+      }
       rows.addNull();
       return;
     }

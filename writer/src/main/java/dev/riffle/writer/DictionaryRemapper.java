@@ -29,7 +29,9 @@ final class DictionaryRemapper {
   DictionaryRemapper(String field, ValueCodec valueCodec, int indexBits, boolean signed) {
     this.field = field;
     this.valueCodec = valueCodec;
-    this.maxCodes = indexBits == 64 ? Long.MAX_VALUE : 1L << (indexBits - (signed ? 1 : 0));
+    long byIndex = indexBits == 64 ? Long.MAX_VALUE : 1L << (indexBits - (signed ? 1 : 0));
+    // Readers refuse larger dictionaries: beyond this a column is no categorical.
+    this.maxCodes = Math.min(byIndex, dev.riffle.format.ColumnLayout.MAX_DICTIONARY_ENTRIES);
   }
 
   /** Starts a batch whose indices refer to {@code dictionary}. */
@@ -85,8 +87,7 @@ final class DictionaryRemapper {
         throw new IllegalArgumentException(
             "field '"
                 + field
-                + "' has more distinct values than its "
-                + "dictionary index type can address ("
+                + "' has more distinct dictionary values than its index type and the format allow ("
                 + maxCodes
                 + ")");
       }

@@ -52,7 +52,9 @@ class FileWriterTest {
             ArrowType.Struct.INSTANCE,
             TypeCase.f("iv", new ArrowType.Interval(IntervalUnit.DAY_TIME)));
     Field emptyStruct = TypeCase.f("s", ArrowType.Struct.INSTANCE);
-    for (Field f : List.of(union, nested, emptyStruct)) {
+    Field badTime =
+        TypeCase.f("t", new ArrowType.Time(org.apache.arrow.vector.types.TimeUnit.SECOND, 64));
+    for (Field f : List.of(union, nested, emptyStruct, badTime)) {
       Path target = dir.resolve("bad.riffle");
       assertThatThrownBy(
               () -> FileWriter.create(target, new Schema(List.of(f)), WriterOptions.defaults()))
@@ -81,6 +83,46 @@ class FileWriterTest {
                     s,
                     WriterOptions.defaults().withColumnGroup("a", "b").withColumnGroup("b")))
         .hasMessageContaining("more than one column group");
+    assertThat(dir).isEmptyDirectory();
+  }
+
+  @Test
+  void dictionaryFieldsCannotBeGrouped() {
+    var enc =
+        new org.apache.arrow.vector.types.pojo.DictionaryEncoding(
+            1, false, new ArrowType.Int(8, true));
+    Field cat =
+        new Field(
+            "cat",
+            new org.apache.arrow.vector.types.pojo.FieldType(true, new ArrowType.Int(8, true), enc),
+            null);
+    Schema s = new Schema(List.of(cat, TypeCase.f("b", new ArrowType.Int(32, true))));
+    try (var d = RandomData.dictionary("cat", 1, allocator)) {
+      var provider =
+          new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider(
+              new org.apache.arrow.vector.dictionary.Dictionary(d, enc));
+      assertThatThrownBy(
+              () ->
+                  FileWriter.create(
+                      dir.resolve("x"),
+                      s,
+                      provider,
+                      WriterOptions.defaults().withColumnGroup("cat", "b")))
+          .hasMessageContaining("'cat'")
+          .hasMessageContaining("column group");
+    }
+  }
+
+  @Test
+  void nullsInANonNullableFieldAreRejected() throws Exception {
+    Schema s = new Schema(List.of(TypeCase.notNull("x", new ArrowType.Int(32, true))));
+    try (FileWriter w = FileWriter.create(dir.resolve("t.riffle"), s, WriterOptions.defaults());
+        VectorSchemaRoot root = VectorSchemaRoot.create(s, allocator)) {
+      root.allocateNew();
+      ((IntVector) root.getVector(0)).setNull(3);
+      root.setRowCount(5);
+      assertThatThrownBy(() -> w.write(root)).hasMessageContaining("'x' is not nullable");
+    }
     assertThat(dir).isEmptyDirectory();
   }
 

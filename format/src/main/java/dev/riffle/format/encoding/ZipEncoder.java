@@ -61,7 +61,7 @@ public final class ZipEncoder {
       int from = rows.recordStart(valid);
       int len = rows.recordEnd(valid) - from;
       valid++;
-      if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES) {
+      if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
         int bound = (int) Zstd.compressBound(len);
         if (scratch.length < bound) {
           scratch = new byte[bound];

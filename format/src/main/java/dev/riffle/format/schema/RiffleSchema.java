@@ -45,6 +45,14 @@ public final class RiffleSchema {
     columnOfField = new int[fields.size()];
     java.util.Arrays.fill(columnOfField, -1);
     for (int c = 0; c < this.columns.size(); c++) {
+      if (!this.columns.get(c).group() && this.columns.get(c).fields().size() != 1) {
+        throw new IllegalArgumentException(
+            "column "
+                + this.columns.get(c).name()
+                + " is not a group but has "
+                + this.columns.get(c).fields().size()
+                + " fields");
+      }
       for (int f : this.columns.get(c).fields()) {
         if (f < 0 || f >= fields.size() || columnOfField[f] >= 0) {
           throw new IllegalArgumentException(
@@ -63,6 +71,10 @@ public final class RiffleSchema {
             "field '" + fields.get(f).getName() + "' is in no column");
       }
       boolean dict = fields.get(f).getDictionary() != null;
+      if (dict && this.columns.get(columnOfField[f]).group()) {
+        throw new IllegalArgumentException(
+            "dictionary field '" + fields.get(f).getName() + "' in a column group");
+      }
       if (dict != dictionaryValues.containsKey(f)) {
         throw new IllegalArgumentException(
             "field '" + fields.get(f).getName() + "' dictionary values missing or unexpected");
@@ -81,6 +93,13 @@ public final class RiffleSchema {
   public static RiffleSchema forWriting(
       Schema arrow, Map<Integer, Field> dictionaryValues, List<List<String>> groups) {
     List<Field> fields = arrow.getFields();
+    if (fields.size() > TypeSupport.MAX_COUNT) {
+      throw new IllegalArgumentException(
+          "a file holds at most "
+              + TypeSupport.MAX_COUNT
+              + " top-level fields, not "
+              + fields.size());
+    }
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
       if (f.getDictionary() != null) {
@@ -112,6 +131,13 @@ public final class RiffleSchema {
         if (groupOf[idx] >= 0 || !seen.add(name)) {
           throw new IllegalArgumentException(
               "field '" + name + "' is in more than one column group");
+        }
+        if (fields.get(idx).getDictionary() != null) {
+          throw new IllegalArgumentException(
+              "field '"
+                  + name
+                  + "' is dictionary-encoded; "
+                  + "dictionary fields cannot be in a column group");
         }
         groupOf[idx] = g;
       }

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <pre>
  * u16 fieldCount, node[fieldCount]
- * node: str name | u8 typeCode | u8 flags (bit0 nullable, bit1 dictionary) | type params
+ * node: str name | u8 typeCode | type params | u8 flags (bit0 nullable, bit1 dictionary)
  *       | if dictionary: u64 id, u8 indexBitWidth, u8 indexSigned, u8 ordered
  *       | u16 metadataCount, (str key, str value)[] | u16 childCount, node[childCount]
  * u16 schemaMetadataCount, (str key, str value)[]
@@ -376,7 +376,11 @@ public final class SchemaLayout {
           if (u > 3 || (bits != 32 && bits != 64)) {
             throw in.corrupt("bad time type");
           }
-          return new ArrowType.Time(TimeUnit.values()[u], bits);
+          ArrowType.Time time = new ArrowType.Time(TimeUnit.values()[u], bits);
+          if (!TypeSupport.timeWidthMatches(time)) {
+            throw in.corrupt("time unit " + time.getUnit() + " with " + bits + " bits");
+          }
+          return time;
         }
       case TIMESTAMP:
         {

@@ -18,7 +18,37 @@ public final class TypeSupport {
    * @throws UnsupportedTypeException naming the first unsupported field
    */
   public static void check(Field field, String path) {
+    check(field, path, 0);
+  }
+
+  /** Deepest nesting the schema block accepts (FORMAT.md §10). */
+  public static final int MAX_DEPTH = 64;
+
+  /** Most children, metadata entries or top-level fields (they are stored as u16 counts). */
+  public static final int MAX_COUNT = 65535;
+
+  private static void check(Field field, String path, int depth) {
     ArrowType t = field.getType();
+    if (depth > MAX_DEPTH) {
+      throw new UnsupportedTypeException(path, t.toString(), "nested deeper than " + MAX_DEPTH);
+    }
+    if (field.getChildren().size() > MAX_COUNT
+        || (field.getMetadata() != null && field.getMetadata().size() > MAX_COUNT)) {
+      throw new UnsupportedTypeException(
+          path, t.toString(), "more than " + MAX_COUNT + " children or metadata entries");
+    }
+    if (t instanceof ArrowType.ExtensionType) {
+      throw new UnsupportedTypeException(
+          path,
+          t.toString(),
+          "extension types are not stored; " + "convert to the storage type first");
+    }
+    if (t instanceof ArrowType.Time && !timeWidthMatches((ArrowType.Time) t)) {
+      throw new UnsupportedTypeException(
+          path,
+          t.toString(),
+          "seconds and milliseconds are 32-bit" + " times, micro- and nanoseconds 64-bit");
+    }
     if (field.getDictionary() != null) {
       throw new UnsupportedTypeException(
           path, t.toString(), "dictionary encoding is supported on top-level fields only");
@@ -31,21 +61,21 @@ public final class TypeSupport {
       case LargeList:
       case Map:
         requireChildren(field, path, 1);
-        checkChildren(field, path);
+        checkChildren(field, path, depth);
         return;
       case FixedSizeList:
         requireChildren(field, path, 1);
         if (((ArrowType.FixedSizeList) t).getListSize() < 1) {
           throw new UnsupportedTypeException(path, t.toString(), "list size must be at least 1");
         }
-        checkChildren(field, path);
+        checkChildren(field, path, depth);
         return;
       case Struct:
         if (field.getChildren().isEmpty()) {
           throw new UnsupportedTypeException(
               path, t.toString(), "a struct needs at least one field");
         }
-        checkChildren(field, path);
+        checkChildren(field, path, depth);
         return;
       default:
         throw new UnsupportedTypeException(
@@ -75,10 +105,18 @@ public final class TypeSupport {
     }
   }
 
-  private static void checkChildren(Field field, String path) {
+  private static void checkChildren(Field field, String path, int depth) {
     for (Field child : field.getChildren()) {
-      check(child, path + "." + child.getName());
+      check(child, path + "." + child.getName(), depth + 1);
     }
+  }
+
+  /** Arrow's time vectors are 32-bit for s and ms and 64-bit for us and ns. */
+  public static boolean timeWidthMatches(ArrowType.Time t) {
+    boolean wide =
+        t.getUnit() == org.apache.arrow.vector.types.TimeUnit.MICROSECOND
+            || t.getUnit() == org.apache.arrow.vector.types.TimeUnit.NANOSECOND;
+    return t.getBitWidth() == (wide ? 64 : 32);
   }
 
   /** True for utf8, large utf8, binary, large binary. */
