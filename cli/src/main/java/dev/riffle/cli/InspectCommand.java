@@ -1,0 +1,178 @@
+package dev.riffle.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.riffle.format.ColumnInfo;
+import dev.riffle.format.FileReader;
+import dev.riffle.format.schema.RiffleSchema;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.arrow.vector.types.pojo.Field;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code riffle inspect FILE [--json]}: the schema, size and format version of a file, and for each
+ * stored column the layouts its pages use and what its metadata costs on disk and in memory.
+ */
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show a file's schema, row count, size and format version, and per stored column: pages,"
+          + " layouts, sectors, data bytes, metadata bytes on disk and search metadata held in"
+          + " RAM."
+    })
+public final class InspectCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "A Riffle file.")
+  Path file;
+
+  @Option(names = "--json", description = "Print one JSON object instead of tables.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    try (OpenedFile opened = OpenedFile.open(file)) {
+      FileReader reader = opened.reader();
+      // describe() loads every column's metadata: a figure of what a reader of all columns holds.
+      List<ColumnInfo> columns = reader.describe();
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(
+            Json.MAPPER
+                .writerWithDefaultPrettyPrinter()
+                .writeValueAsString(toJson(reader, columns)));
+      } else {
+        printTables(out, reader, columns);
+      }
+      out.flush();
+    }
+    return 0;
+  }
+
+  private ObjectNode toJson(FileReader reader, List<ColumnInfo> columns) {
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    root.put("file", file.toString());
+    root.put("formatVersion", reader.formatVersion());
+    root.put("rows", reader.rowCount());
+    root.put("bytes", reader.byteLength());
+    ArrayNode schema = root.putArray("schema");
+    RiffleSchema rs = reader.schema();
+    for (int f = 0; f < rs.fields().size(); f++) {
+      Field field = rs.fields().get(f);
+      ObjectNode node = schema.addObject();
+      node.put("name", field.getName());
+      node.put("type", TypeNames.of(field, rs.dictionaryValues(f)));
+      node.put("nullable", field.isNullable());
+      if (field.getDictionary() != null) {
+        ObjectNode dict = node.putObject("dictionary");
+        dict.put("id", field.getDictionary().getId());
+        dict.put("valueType", TypeNames.of(rs.dictionaryValues(f), null));
+        dict.put("indexType", TypeNames.of(field.getDictionary().getIndexType()));
+      }
+    }
+    ArrayNode cols = root.putArray("columns");
+    for (ColumnInfo c : columns) {
+      ObjectNode node = cols.addObject();
+      node.put("name", c.name());
+      ArrayNode fields = node.putArray("fields");
+      c.fields().forEach(fields::add);
+      node.put("pages", c.pages());
+      ObjectNode layouts = node.putObject("layouts");
+      for (Map.Entry<String, Integer> e : c.layouts().entrySet()) {
+        layouts.put(e.getKey(), e.getValue());
+      }
+      node.put("sectors", c.sectors());
+      node.put("dataBytes", c.dataBytes());
+      node.put("blockBytes", c.blockBytes());
+      node.put("ramBytes", c.ramBytes());
+      node.put("ramPercent", ramPercent(c));
+    }
+    return root;
+  }
+
+  private void printTables(PrintWriter out, FileReader reader, List<ColumnInfo> columns) {
+    out.println("file            " + file);
+    out.println("format version  " + reader.formatVersion());
+    out.println("rows            " + reader.rowCount());
+    out.println(
+        "bytes           " + reader.byteLength() + " (" + humanBytes(reader.byteLength()) + ")");
+    out.println();
+    TextTable schema = new TextTable("field", "type", "nullable");
+    RiffleSchema rs = reader.schema();
+    for (int f = 0; f < rs.fields().size(); f++) {
+      Field field = rs.fields().get(f);
+      schema.add(
+          field.getName(),
+          TypeNames.of(field, rs.dictionaryValues(f)),
+          field.isNullable() ? "yes" : "no");
+    }
+    schema.print(out, "");
+    out.println();
+    TextTable table =
+        new TextTable(
+            "column",
+            "fields",
+            ">pages",
+            "layouts",
+            ">sectors",
+            ">dataBytes",
+            ">blockBytes",
+            ">ramBytes",
+            ">ram%");
+    long data = 0;
+    long block = 0;
+    long ram = 0;
+    for (ColumnInfo c : columns) {
+      StringBuilder layouts = new StringBuilder();
+      for (Map.Entry<String, Integer> e : c.layouts().entrySet()) {
+        layouts.append(layouts.length() == 0 ? "" : " ").append(e.getKey()).append('=');
+        layouts.append(e.getValue());
+      }
+      table.add(
+          c.name(),
+          String.join(",", c.fields()),
+          c.pages(),
+          layouts.length() == 0 ? "-" : layouts,
+          c.sectors(),
+          c.dataBytes(),
+          c.blockBytes(),
+          c.ramBytes(),
+          percent(c.ramBytes(), c.dataBytes()));
+      data += c.dataBytes();
+      block += c.blockBytes();
+      ram += c.ramBytes();
+    }
+    table.add("(total)", "", "", "", "", data, block, ram, percent(ram, data));
+    table.print(out, "");
+  }
+
+  private static double ramPercent(ColumnInfo c) {
+    return c.dataBytes() == 0 ? 0 : 100.0 * c.ramBytes() / c.dataBytes();
+  }
+
+  private static String percent(long part, long whole) {
+    return String.format(Locale.ROOT, "%.3f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
+  }
+
+  static String humanBytes(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = bytes;
+    int u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+}

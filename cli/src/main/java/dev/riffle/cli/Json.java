@@ -1,0 +1,25 @@
+package dev.riffle.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Writer;
+
+/** The one Jackson configuration all commands share (an ObjectMapper is thread-safe). */
+final class Json {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private Json() {}
+
+  /**
+   * A generator for JSON lines onto {@code out}: it leaves {@code out} open (it is the command's
+   * stdout) and writes no separator between root values, since {@link JsonLines} ends each with a
+   * newline itself.
+   */
+  static JsonGenerator lineGenerator(Writer out) throws IOException {
+    JsonGenerator g = MAPPER.getFactory().createGenerator(out);
+    g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    g.setRootValueSeparator(null);
+    return g;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.riffle.cli;
+
+import dev.riffle.format.FileReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * A reader together with the allocator that owns its memory, closed together and in the right order
+ * (reader first: the allocator refuses to close while the reader's buffers are alive).
+ */
+final class OpenedFile implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final FileReader reader;
+
+  private OpenedFile(BufferAllocator allocator, FileReader reader) {
+    this.allocator = allocator;
+    this.reader = reader;
+  }
+
+  /** Opens a Riffle file, with clear messages for the common ways a path can be wrong. */
+  static OpenedFile open(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      throw new NoSuchFileException(path.toString());
+    }
+    if (Files.isDirectory(path)) {
+      throw new IOException(path + " is a directory, not a Riffle file");
+    }
+    BufferAllocator allocator = new RootAllocator();
+    try {
+      return new OpenedFile(allocator, FileReader.open(path, allocator));
+    } catch (IOException | RuntimeException e) {
+      allocator.close();
+      throw e;
+    }
+  }
+
+  FileReader reader() {
+    return reader;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      reader.close();
+    } finally {
+      allocator.close();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.riffle.cli;
+
+import dev.riffle.writer.WriterOptions;
+import java.util.SplittableRandom;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One kind of synthetic dataset for {@code riffle generate}. Values come only from the generator
+ * passed to {@link #fill}, consumed row after row, so the same seed and row count give the same
+ * rows however they are split into batches, and therefore the same file bytes.
+ */
+interface SyntheticData extends AutoCloseable {
+  /** The schema of the batches {@link #fill} produces. */
+  Schema schema();
+
+  /** The dictionaries of dictionary-encoded fields, or null if there are none. */
+  default DictionaryProvider dictionaries() {
+    return null;
+  }
+
+  /** How the file is laid out, e.g. which fields are stored as one column group. */
+  default WriterOptions options() {
+    return WriterOptions.defaults();
+  }
+
+  /** Rows per batch, chosen so that one batch holds a few MiB whatever the row size. */
+  int batchRows();
+
+  /**
+   * Sets rows {@code [0, count)} of {@code batch}, a freshly allocated batch of {@link #schema()},
+   * to rows {@code [first, first + count)} of a dataset of {@code totalRows} rows. The caller sets
+   * the row count afterwards.
+   */
+  void fill(VectorSchemaRoot batch, long first, int count, long totalRows, SplittableRandom rng);
+
+  /** Releases the dictionaries' memory. */
+  @Override
+  default void close() {}
+}
