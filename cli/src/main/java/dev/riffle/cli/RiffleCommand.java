@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
       InspectCommand.class,
       TakeCommand.class,
       ScanCommand.class,
-      GenerateCommand.class
+      GenerateCommand.class,
+      DemoCommand.class
     })
 public final class RiffleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -31,7 +32,7 @@ public final class RiffleCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "missing command: one of inspect, take, scan, generate");
+        spec.commandLine(), "missing command: one of inspect, take, scan, generate, demo");
   }
 
   /** Reads the version from the jar manifest, which is absent when run from classes. */
