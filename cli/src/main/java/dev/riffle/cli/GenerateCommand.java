@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -76,6 +77,13 @@ public final class GenerateCommand implements Callable<Integer> {
   long seed;
 
   @Option(
+      names = "--columns",
+      split = ",",
+      paramLabel = "NAME",
+      description = "lance8 only: write just these of its columns (default: all eight).")
+  List<String> columns;
+
+  @Option(
       names = "--page-bytes",
       paramLabel = "B",
       description = "Target page size in bytes (default: the writer's, 1 MiB; at least 4096).")
@@ -88,6 +96,19 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "unknown kind '" + kind + "': kinds are " + String.join(", ", KINDS.keySet()));
+    }
+    if (columns != null) {
+      if (!kind.equals("lance8")) {
+        throw new ParameterException(spec.commandLine(), "--columns applies to lance8 only");
+      }
+      for (String c : columns) {
+        if (!Lance8Data.names().contains(c)) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "lance8 has no column '" + c + "'; columns are " + Lance8Data.names());
+        }
+      }
+      factory = a -> new Lance8Data(columns);
     }
     if (rows < 0) {
       throw new ParameterException(spec.commandLine(), "--rows must not be negative");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.format.ColumnInfo;
 import dev.riffle.format.FileReader;
+import dev.riffle.format.ScanCursor;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,27 +43,59 @@ public final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object instead of tables.")
   boolean json;
 
+  @Option(
+      names = "--raw",
+      description =
+          "Also scan the whole file and report each column's size as Arrow buffers in memory"
+              + " (values, offsets, validity): the raw data size the file size compares to.")
+  boolean raw;
+
   @Override
   public Integer call() throws IOException {
     try (OpenedFile opened = OpenedFile.open(file)) {
       FileReader reader = opened.reader();
       // describe() loads every column's metadata: a figure of what a reader of all columns holds.
       List<ColumnInfo> columns = reader.describe();
+      Map<String, Long> arrowBytes = raw ? arrowBytes(reader) : null;
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(
             Json.MAPPER
                 .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(toJson(reader, columns)));
+                .writeValueAsString(toJson(reader, columns, arrowBytes)));
       } else {
-        printTables(out, reader, columns);
+        printTables(out, reader, columns, arrowBytes);
       }
       out.flush();
     }
     return 0;
   }
 
-  private ObjectNode toJson(FileReader reader, List<ColumnInfo> columns) {
+  /** Arrow buffer bytes per top-level field over a full scan. */
+  private static Map<String, Long> arrowBytes(FileReader reader) throws IOException {
+    Map<String, Long> bytes = new java.util.LinkedHashMap<>();
+    ScanCursor cursor = reader.scan(null, 65_536);
+    VectorSchemaRoot batch;
+    while ((batch = cursor.next()) != null) {
+      try (VectorSchemaRoot b = batch) {
+        for (FieldVector v : b.getFieldVectors()) {
+          bytes.merge(v.getName(), (long) v.getBufferSize(), Long::sum);
+        }
+      }
+    }
+    return bytes;
+  }
+
+  private static long arrowBytesOf(ColumnInfo c, Map<String, Long> arrowBytes) {
+    long sum = 0;
+    for (String f : c.fields()) {
+      sum += arrowBytes.getOrDefault(f, 0L);
+    }
+    return sum;
+  }
+
+  private ObjectNode toJson(
+      FileReader reader, List<ColumnInfo> columns, Map<String, Long> arrowBytes) {
     ObjectNode root = Json.MAPPER.createObjectNode();
     root.put("file", file.toString());
     root.put("formatVersion", reader.formatVersion());
@@ -97,11 +132,15 @@ public final class InspectCommand implements Callable<Integer> {
       node.put("blockBytes", c.blockBytes());
       node.put("ramBytes", c.ramBytes());
       node.put("ramPercent", ramPercent(c));
+      if (arrowBytes != null) {
+        node.put("arrowBytes", arrowBytesOf(c, arrowBytes));
+      }
     }
     return root;
   }
 
-  private void printTables(PrintWriter out, FileReader reader, List<ColumnInfo> columns) {
+  private void printTables(
+      PrintWriter out, FileReader reader, List<ColumnInfo> columns, Map<String, Long> arrowBytes) {
     out.println("file            " + file);
     out.println("format version  " + reader.formatVersion());
     out.println("rows            " + reader.rowCount());
@@ -129,7 +168,9 @@ public final class InspectCommand implements Callable<Integer> {
             ">dataBytes",
             ">blockBytes",
             ">ramBytes",
-            ">ram%");
+            ">ram%",
+            ">arrowBytes",
+            ">data/arrow");
     long data = 0;
     long block = 0;
     long ram = 0;
@@ -148,13 +189,36 @@ public final class InspectCommand implements Callable<Integer> {
           c.dataBytes(),
           c.blockBytes(),
           c.ramBytes(),
-          percent(c.ramBytes(), c.dataBytes()));
+          percent(c.ramBytes(), c.dataBytes()),
+          arrowBytes == null ? "-" : arrowBytesOf(c, arrowBytes),
+          arrowBytes == null ? "-" : ratio(c.dataBytes(), arrowBytesOf(c, arrowBytes)));
       data += c.dataBytes();
       block += c.blockBytes();
       ram += c.ramBytes();
     }
-    table.add("(total)", "", "", "", "", data, block, ram, percent(ram, data));
+    long arrow = 0;
+    if (arrowBytes != null) {
+      for (long b : arrowBytes.values()) {
+        arrow += b;
+      }
+    }
+    table.add(
+        "(total)",
+        "",
+        "",
+        "",
+        "",
+        data,
+        block,
+        ram,
+        percent(ram, data),
+        arrowBytes == null ? "-" : arrow,
+        arrowBytes == null ? "-" : ratio(reader.byteLength(), arrow) + " (file)");
     table.print(out, "");
+  }
+
+  private static String ratio(long a, long b) {
+    return String.format(Locale.ROOT, "%.3f", b == 0 ? 0.0 : (double) a / b);
   }
 
   private static double ramPercent(ColumnInfo c) {

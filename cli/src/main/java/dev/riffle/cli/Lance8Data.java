@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.arrow.vector.UInt8Vector;
@@ -9,6 +10,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -23,7 +25,7 @@ final class Lance8Data implements SyntheticData {
   static final int STRING_CHARS = 16;
   static final int BINARY_BYTES = 20 * 1024;
 
-  private static final Schema SCHEMA =
+  static final Schema SCHEMA =
       new Schema(
           List.of(
               Synth.nullable("u64", Synth.UINT64),
@@ -35,15 +37,71 @@ final class Lance8Data implements SyntheticData {
               Synth.notNull("bin20k", ArrowType.Binary.INSTANCE),
               Synth.listOf("list_bin", Synth.notNull("item", ArrowType.Binary.INSTANCE))));
 
+  private final Schema schema;
+
+  /** All eight columns. */
+  Lance8Data() {
+    this(null);
+  }
+
+  /**
+   * Only the named columns (all if null), so that narrow types can be generated at the row counts
+   * their benchmarks need without the 140 KiB a row of the wide ones.
+   */
+  Lance8Data(List<String> columns) {
+    if (columns == null) {
+      schema = SCHEMA;
+      return;
+    }
+    List<Field> fields = new ArrayList<>();
+    for (String c : columns) {
+      fields.add(SCHEMA.findField(c));
+    }
+    schema = new Schema(fields);
+  }
+
+  /** The column names, for messages. */
+  static List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (Field f : SCHEMA.getFields()) {
+      names.add(f.getName());
+    }
+    return names;
+  }
+
   @Override
   public Schema schema() {
-    return SCHEMA;
+    return schema;
   }
 
   @Override
   public int batchRows() {
-    return 32;
+    long rowBytes = 0;
+    for (Field f : schema.getFields()) {
+      rowBytes += ROW_BYTES.get(f.getName());
+    }
+    // A few MiB per batch whatever the columns.
+    return (int) Math.max(32, Math.min(65_536, (4L << 20) / Math.max(1, rowBytes)));
   }
+
+  private static final java.util.Map<String, Integer> ROW_BYTES =
+      java.util.Map.of(
+          "u64",
+          8,
+          "str16",
+          20,
+          "list_u64",
+          48,
+          "list_str",
+          100,
+          "vec768",
+          3072,
+          "list_vec",
+          15_400,
+          "bin20k",
+          20_480,
+          "list_bin",
+          102_400);
 
   @Override
   public void fill(
@@ -56,49 +114,60 @@ final class Lance8Data implements SyntheticData {
     ListVector listVec = (ListVector) batch.getVector("list_vec");
     VarBinaryVector bin20k = (VarBinaryVector) batch.getVector("bin20k");
     ListVector listBin = (ListVector) batch.getVector("list_bin");
-    UInt8Vector listU64Items = (UInt8Vector) listU64.getDataVector();
-    VarCharVector listStrItems = (VarCharVector) listStr.getDataVector();
-    FixedSizeListVector listVecItems = (FixedSizeListVector) listVec.getDataVector();
-    VarBinaryVector listBinItems = (VarBinaryVector) listBin.getDataVector();
     for (int i = 0; i < count; i++) {
-      if (rng.nextInt(10) == 0) {
-        u64.setNull(i);
-      } else {
-        u64.setSafe(i, rng.nextLong());
+      // Absent columns (see the constructor) draw nothing from the generator.
+      if (u64 != null) {
+        if (rng.nextInt(10) == 0) {
+          u64.setNull(i);
+        } else {
+          u64.setSafe(i, rng.nextLong());
+        }
       }
-      str16.setSafe(i, Synth.alphanumeric(rng, STRING_CHARS));
-
-      int n = Synth.aboutFive(rng);
-      int at = listU64.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        listU64Items.setSafe(at + k, rng.nextLong());
+      if (str16 != null) {
+        str16.setSafe(i, Synth.alphanumeric(rng, STRING_CHARS));
       }
-      listU64.endValue(i, n);
-
-      n = Synth.aboutFive(rng);
-      at = listStr.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        listStrItems.setSafe(at + k, Synth.alphanumeric(rng, STRING_CHARS));
+      if (listU64 != null) {
+        UInt8Vector items = (UInt8Vector) listU64.getDataVector();
+        int n = Synth.aboutFive(rng);
+        int at = listU64.startNewValue(i);
+        for (int k = 0; k < n; k++) {
+          items.setSafe(at + k, rng.nextLong());
+        }
+        listU64.endValue(i, n);
       }
-      listStr.endValue(i, n);
-
-      Synth.fillVector(vec768, i, rng);
-
-      n = Synth.aboutFive(rng);
-      at = listVec.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        Synth.fillVector(listVecItems, at + k, rng);
+      if (listStr != null) {
+        VarCharVector items = (VarCharVector) listStr.getDataVector();
+        int n = Synth.aboutFive(rng);
+        int at = listStr.startNewValue(i);
+        for (int k = 0; k < n; k++) {
+          items.setSafe(at + k, Synth.alphanumeric(rng, STRING_CHARS));
+        }
+        listStr.endValue(i, n);
       }
-      listVec.endValue(i, n);
-
-      bin20k.setSafe(i, Synth.bytes(rng, BINARY_BYTES));
-
-      n = Synth.aboutFive(rng);
-      at = listBin.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        listBinItems.setSafe(at + k, Synth.bytes(rng, BINARY_BYTES));
+      if (vec768 != null) {
+        Synth.fillVector(vec768, i, rng);
       }
-      listBin.endValue(i, n);
+      if (listVec != null) {
+        FixedSizeListVector items = (FixedSizeListVector) listVec.getDataVector();
+        int n = Synth.aboutFive(rng);
+        int at = listVec.startNewValue(i);
+        for (int k = 0; k < n; k++) {
+          Synth.fillVector(items, at + k, rng);
+        }
+        listVec.endValue(i, n);
+      }
+      if (bin20k != null) {
+        bin20k.setSafe(i, Synth.bytes(rng, BINARY_BYTES));
+      }
+      if (listBin != null) {
+        VarBinaryVector items = (VarBinaryVector) listBin.getDataVector();
+        int n = Synth.aboutFive(rng);
+        int at = listBin.startNewValue(i);
+        for (int k = 0; k < n; k++) {
+          items.setSafe(at + k, Synth.bytes(rng, BINARY_BYTES));
+        }
+        listBin.endValue(i, n);
+      }
     }
   }
 }
