@@ -1,0 +1,139 @@
+package dev.riffle.format.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/** A dataset in a local directory, read and written with java.nio. */
+public final class LocalStorage implements Storage {
+  private final Path root;
+
+  /** Uses {@code root} as the dataset directory (created on the first write). */
+  public LocalStorage(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  /** The dataset directory. */
+  public Path root() {
+    return root;
+  }
+
+  Path resolve(String path) {
+    if (path.startsWith("/") || path.contains("..") || path.contains("\\")) {
+      throw new IllegalArgumentException("not a relative dataset path: " + path);
+    }
+    return root.resolve(path);
+  }
+
+  @Override
+  public String uri() {
+    return root.toUri().toString();
+  }
+
+  @Override
+  public RandomAccessSource open(String path) throws IOException {
+    return FileSource.open(resolve(path));
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    Path p = resolve(path);
+    Files.createDirectories(p.getParent());
+    return Files.newOutputStream(p);
+  }
+
+  /**
+   * Writes and syncs a temporary file, then hard-links it to the target: {@code link(2)} fails if
+   * the target exists, which makes the publish atomic even between processes.
+   */
+  @Override
+  public void createIfAbsent(String path, byte[] content) throws IOException {
+    Path target = resolve(path);
+    Files.createDirectories(target.getParent());
+    if (Files.exists(target)) {
+      throw new FileAlreadyExistsException(target.toString());
+    }
+    Path temp =
+        target.resolveSibling(
+            "."
+                + target.getFileName()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".tmp");
+    try {
+      try (FileChannel ch =
+          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ByteBuffer b = ByteBuffer.wrap(content);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        ch.force(true);
+      }
+      Files.createLink(target, temp);
+      syncDirectory(target.getParent());
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  /** Makes a new directory entry durable (Linux allows fsync on a directory). */
+  static void syncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some file systems refuse to open directories; the entry is then as durable as they make it.
+    }
+  }
+
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    return Files.readAllBytes(resolve(path));
+  }
+
+  @Override
+  public List<String> list(String directory) throws IOException {
+    Path dir = resolve(directory);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.filter(Files::isRegularFile).forEach(p -> names.add(p.getFileName().toString()));
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  @Override
+  public boolean exists(String path) {
+    return Files.exists(resolve(path));
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    Path p = resolve(path);
+    if (!Files.exists(p)) {
+      throw new NoSuchFileException(p.toString());
+    }
+    return Files.size(p);
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    Files.deleteIfExists(resolve(path));
+  }
+
+  @Override
+  public void close() {}
+}
