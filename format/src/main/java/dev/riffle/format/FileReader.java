@@ -45,7 +45,7 @@ public final class FileReader implements AutoCloseable {
   private final RiffleSchema schema;
   private final long[][] directory;
   private final ColumnReader[] columns;
-  private final ReadStats stats = new ReadStats();
+  private final ReadStats stats;
   private long coalesceGap = 0;
 
   private FileReader(
@@ -56,7 +56,9 @@ public final class FileReader implements AutoCloseable {
       long rowCount,
       int versionMinor,
       RiffleSchema schema,
-      long[][] directory) {
+      long[][] directory,
+      ReadStats stats) {
+    this.stats = stats;
     this.source = source;
     this.ownsSource = ownsSource;
     this.allocator = allocator;
@@ -88,6 +90,16 @@ public final class FileReader implements AutoCloseable {
    */
   public static FileReader open(
       RandomAccessSource source, boolean ownsSource, BufferAllocator allocator) throws IOException {
+    return open(source, ownsSource, allocator, new ReadStats());
+  }
+
+  /**
+   * Opens a file whose reads are counted in {@code stats}, which several readers may share (the
+   * files of a dataset count into one).
+   */
+  public static FileReader open(
+      RandomAccessSource source, boolean ownsSource, BufferAllocator allocator, ReadStats stats)
+      throws IOException {
     String name = source.name();
     ReadStats openStats = new ReadStats();
     long len = source.length();
@@ -211,7 +223,8 @@ public final class FileReader implements AutoCloseable {
       }
       directory[c] = new long[] {blockOffset, blockLength, dataBytes, pages};
     }
-    return new FileReader(source, ownsSource, allocator, len, rowCount, minor, schema, directory);
+    return new FileReader(
+        source, ownsSource, allocator, len, rowCount, minor, schema, directory, stats);
   }
 
   private static boolean magicAt(ByteBuffer b, int at) {

@@ -47,7 +47,15 @@ final class ColumnWriter {
   private long firstRow;
   private long dataBytes;
 
-  ColumnWriter(RiffleSchema schema, ColumnSpec spec, int pageBytes, int zstdLevel) {
+  /**
+   * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
+   */
+  ColumnWriter(
+      RiffleSchema schema,
+      ColumnSpec spec,
+      int pageBytes,
+      int zstdLevel,
+      DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
     this.zstdLevel = zstdLevel;
@@ -72,8 +80,13 @@ final class ColumnWriter {
       Field values = schema.dictionaryValues(fieldIndex);
       ArrowType.Int index = field.getDictionary().getIndexType();
       dictionary =
-          new DictionaryRemapper(
-              field.getName(), Codecs.forField(values), index.getBitWidth(), index.getIsSigned());
+          sharedDictionary != null
+              ? sharedDictionary
+              : new DictionaryRemapper(
+                  field.getName(),
+                  Codecs.forField(values),
+                  index.getBitWidth(),
+                  index.getIsSigned());
     } else {
       dictionary = null;
     }

@@ -53,7 +53,8 @@ public final class FileWriter implements AutoCloseable {
       OutputStream stream,
       FileChannel channel,
       Path temp,
-      Path target)
+      Path target,
+      List<DictionaryRemapper> sharedDictionaries)
       throws IOException {
     this.schema = schema;
     this.arrow = schema.arrow();
@@ -63,7 +64,14 @@ public final class FileWriter implements AutoCloseable {
     this.temp = temp;
     this.target = target;
     for (var spec : schema.columns()) {
-      columns.add(new ColumnWriter(schema, spec, options.pageBytes(), options.zstdLevel()));
+      int c = columns.size();
+      columns.add(
+          new ColumnWriter(
+              schema,
+              spec,
+              options.pageBytes(),
+              options.zstdLevel(),
+              sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
@@ -98,7 +106,7 @@ public final class FileWriter implements AutoCloseable {
     try {
       ch = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
       OutputStream s = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 20);
-      return new FileWriter(rs, dictionaries, options, s, ch, temp, target);
+      return new FileWriter(rs, dictionaries, options, s, ch, temp, target, null);
     } catch (IOException | RuntimeException e) {
       if (ch != null) {
         ch.close();
@@ -121,8 +129,43 @@ public final class FileWriter implements AutoCloseable {
   public static FileWriter create(
       OutputStream stream, Schema schema, DictionaryProvider dictionaries, WriterOptions options)
       throws IOException {
+    return create(stream, schema, dictionaries, options, null);
+  }
+
+  /**
+   * A stream writer that continues the dictionary codes of another file's writer (see {@link
+   * #dictionaryState()}), so that the files of one dataset share codes.
+   */
+  static FileWriter create(
+      OutputStream stream,
+      Schema schema,
+      DictionaryProvider dictionaries,
+      WriterOptions options,
+      List<DictionaryRemapper> sharedDictionaries)
+      throws IOException {
     return new FileWriter(
-        schemaFor(schema, dictionaries, options), dictionaries, options, stream, null, null, null);
+        schemaFor(schema, dictionaries, options),
+        dictionaries,
+        options,
+        stream,
+        null,
+        null,
+        null,
+        sharedDictionaries);
+  }
+
+  /** Each column's dictionary code assignment (null for columns without one). */
+  List<DictionaryRemapper> dictionaryState() {
+    List<DictionaryRemapper> state = new ArrayList<>();
+    for (ColumnWriter c : columns) {
+      state.add(c.dictionary());
+    }
+    return state;
+  }
+
+  /** Bytes handed to the output so far (pages still buffered in memory are not counted). */
+  public long bytesWritten() {
+    return out.position();
   }
 
   private static RiffleSchema schemaFor(

@@ -1,0 +1,61 @@
+package dev.riffle.writer;
+
+import dev.riffle.format.dataset.Manifest;
+import java.util.Map;
+
+/**
+ * How a {@link DatasetWriter} writes and describes a version.
+ *
+ * @param targetFileBytes a data file is closed and a new one started once it reaches this size
+ *     (default 512 MiB: large enough for sequential reads, small enough to stage in parallel)
+ * @param file the layout of each file
+ * @param provenance what produced the data (may be null)
+ * @param license an SPDX identifier or text (may be null; an append keeps the previous one)
+ * @param citation how to cite (may be null; an append keeps the previous one)
+ * @param metadata free-form key-value pairs, merged over the previous version's
+ */
+public record DatasetOptions(
+    long targetFileBytes,
+    WriterOptions file,
+    Manifest.Provenance provenance,
+    String license,
+    Manifest.Citation citation,
+    Map<String, String> metadata) {
+  public static final long DEFAULT_TARGET_FILE_BYTES = 512L << 20;
+
+  public DatasetOptions {
+    if (targetFileBytes < 1) {
+      throw new IllegalArgumentException("target file size must be positive");
+    }
+    metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+  }
+
+  public static DatasetOptions defaults() {
+    return new DatasetOptions(
+        DEFAULT_TARGET_FILE_BYTES, WriterOptions.defaults(), null, null, null, Map.of());
+  }
+
+  public DatasetOptions withTargetFileBytes(long bytes) {
+    return new DatasetOptions(bytes, file, provenance, license, citation, metadata);
+  }
+
+  public DatasetOptions withFileOptions(WriterOptions options) {
+    return new DatasetOptions(targetFileBytes, options, provenance, license, citation, metadata);
+  }
+
+  public DatasetOptions withProvenance(Manifest.Provenance p) {
+    return new DatasetOptions(targetFileBytes, file, p, license, citation, metadata);
+  }
+
+  public DatasetOptions withLicense(String l) {
+    return new DatasetOptions(targetFileBytes, file, provenance, l, citation, metadata);
+  }
+
+  public DatasetOptions withCitation(Manifest.Citation c) {
+    return new DatasetOptions(targetFileBytes, file, provenance, license, c, metadata);
+  }
+
+  public DatasetOptions withMetadata(Map<String, String> m) {
+    return new DatasetOptions(targetFileBytes, file, provenance, license, citation, m);
+  }
+}
