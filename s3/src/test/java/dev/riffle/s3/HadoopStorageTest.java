@@ -1,0 +1,249 @@
+package dev.riffle.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.riffle.format.io.LocalStorage;
+import dev.riffle.format.io.Storage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link HadoopStorage} against the storage contract on {@code file:} (a temporary directory) and
+ * on {@code s3a:} (the local Ceph RGW of {@code scripts/start-local-s3.sh}, under a fresh prefix
+ * per run). The S3 tests are skipped when no server answers, unless {@code RIFFLE_S3_REQUIRED=1}.
+ */
+class HadoopStorageTest {
+
+  @Test
+  void configurationFromEnvironment() {
+    Configuration conf =
+        HadoopStorage.fromEnvironment(
+            Map.of(
+                "RIFFLE_S3_ENDPOINT", "http://127.0.0.1:7480",
+                "RIFFLE_S3_REGION", "us-east-1",
+                "RIFFLE_S3_ACCESS_KEY", "ak",
+                "RIFFLE_S3_SECRET_KEY", "sk"));
+    assertThat(conf.get("fs.s3a.endpoint")).isEqualTo("http://127.0.0.1:7480");
+    assertThat(conf.get("fs.s3a.endpoint.region")).isEqualTo("us-east-1");
+    assertThat(conf.getBoolean("fs.s3a.path.style.access", false)).isTrue();
+    assertThat(conf.getBoolean("fs.s3a.connection.ssl.enabled", true)).isFalse();
+    assertThat(conf.get("fs.s3a.signing-algorithm")).isEqualTo("AWS4UnsignedPayloadSignerType");
+    assertThat(conf.get("fs.s3a.input.stream.type")).isEqualTo("classic");
+    assertThat(conf.get("fs.s3a.aws.credentials.provider"))
+        .isEqualTo("org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    assertThat(conf.get("fs.s3a.access.key")).isEqualTo("ak");
+    assertThat(conf.get("fs.s3a.secret.key")).isEqualTo("sk");
+
+    Configuration tls = HadoopStorage.s3aConfiguration("https://s3.example.com", null, null, null);
+    assertThat(tls.getBoolean("fs.s3a.connection.ssl.enabled", false)).isTrue();
+    assertThat(tls.get("fs.s3a.access.key")).isNull();
+
+    Configuration none = HadoopStorage.fromEnvironment(Map.of());
+    assertThat(none.get("fs.s3a.endpoint")).isNotEqualTo("http://127.0.0.1:7480");
+    assertThat(none.get("fs.s3a.access.key")).isNull();
+  }
+
+  @Nested
+  class FileScheme extends AbstractStorageContractTest {
+    @TempDir Path dir;
+
+    @Override
+    protected Storage newStorage() throws IOException {
+      return new HadoopStorage(dir.resolve("dataset").toUri().toString(), new Configuration());
+    }
+
+    @Test
+    void errorsAndNamesCarryTheUri() throws Exception {
+      assertThat(storage.uri()).startsWith("file:/").endsWith("/dataset");
+      assertThatThrownBy(() -> storage.open("x/missing.bin"))
+          .isInstanceOf(NoSuchFileException.class)
+          .hasMessage(storage.uri() + "/x/missing.bin");
+      storage.createIfAbsent("m.json", new byte[] {1});
+      assertThatThrownBy(() -> storage.createIfAbsent("m.json", new byte[] {2}))
+          .isInstanceOf(FileAlreadyExistsException.class)
+          .hasMessage(storage.uri() + "/m.json");
+      try (var src = storage.open("m.json")) {
+        assertThat(src.name()).isEqualTo(storage.uri() + "/m.json");
+      }
+    }
+
+    @Test
+    void sharesTheDirectoryWithLocalStorage() throws Exception {
+      LocalStorage local = new LocalStorage(dir.resolve("dataset"));
+      try (OutputStream out = storage.create("data/f.bin")) {
+        out.write(new byte[] {7, 8});
+      }
+      local.createIfAbsent("_m/v1.json", new byte[] {1});
+      assertThatThrownBy(() -> storage.createIfAbsent("_m/v1.json", new byte[] {2}))
+          .isInstanceOf(FileAlreadyExistsException.class);
+      storage.createIfAbsent("_m/v2.json", new byte[] {3});
+      assertThatThrownBy(() -> local.createIfAbsent("_m/v2.json", new byte[] {4}))
+          .isInstanceOf(FileAlreadyExistsException.class);
+      // No Hadoop .crc side files, no leftover temporary files.
+      assertThat(local.list("data")).containsExactly("f.bin");
+      assertThat(local.list("_m")).containsExactly("v1.json", "v2.json");
+      try (Stream<Path> all = Files.walk(dir)) {
+        assertThat(all.map(p -> p.getFileName().toString()))
+            .noneMatch(n -> n.endsWith(".crc") || n.endsWith(".tmp"));
+      }
+      assertThat(storage.readAll("data/f.bin")).containsExactly(7, 8);
+    }
+  }
+
+  /** The local S3 server's settings: environment variables, else the start script's env file. */
+  static Map<String, String> s3Settings() throws IOException {
+    Map<String, String> s = new HashMap<>();
+    String endpoint = System.getenv("RIFFLE_S3_ENDPOINT");
+    if (endpoint != null && !endpoint.isBlank()) {
+      for (String k :
+          List.of(
+              "RIFFLE_S3_ENDPOINT",
+              "RIFFLE_S3_REGION",
+              "RIFFLE_S3_ACCESS_KEY",
+              "RIFFLE_S3_SECRET_KEY",
+              "RIFFLE_S3_BUCKET")) {
+        String v = System.getenv(k);
+        if (v != null) {
+          s.put(k, v);
+        }
+      }
+      return s;
+    }
+    String dir = System.getenv().getOrDefault("RIFFLE_S3_DIR", "/tmp/riffle-s3");
+    Path envFile = Paths.get(dir, "env");
+    if (Files.isReadable(envFile)) {
+      Properties p = new Properties();
+      try (InputStream in = Files.newInputStream(envFile)) {
+        p.load(in);
+      }
+      p.stringPropertyNames().forEach(k -> s.put(k, p.getProperty(k).trim()));
+    }
+    return s;
+  }
+
+  static void skipOrFail(String why) {
+    String msg = "S3 tests need the local S3 server (scripts/start-local-s3.sh): " + why;
+    if ("1".equals(System.getenv("RIFFLE_S3_REQUIRED"))) {
+      fail(msg + " [RIFFLE_S3_REQUIRED=1]");
+    }
+    Assumptions.abort(msg + " -- skipped; set RIFFLE_S3_REQUIRED=1 to fail instead");
+  }
+
+  @Nested
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class S3a extends AbstractStorageContractTest {
+    private final AtomicInteger counter = new AtomicInteger();
+    private Configuration conf;
+    private String runRoot;
+
+    @BeforeAll
+    void connect() throws IOException {
+      Map<String, String> s = s3Settings();
+      String endpoint = s.get("RIFFLE_S3_ENDPOINT");
+      if (endpoint == null) {
+        skipOrFail("no RIFFLE_S3_ENDPOINT in the environment and no env file /tmp/riffle-s3/env");
+      }
+      URI u = URI.create(endpoint);
+      int port = u.getPort() > 0 ? u.getPort() : ("https".equals(u.getScheme()) ? 443 : 80);
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(u.getHost(), port), 2000);
+      } catch (IOException e) {
+        skipOrFail(endpoint + " is not reachable (" + e + ")");
+      }
+      conf =
+          HadoopStorage.s3aConfiguration(
+              endpoint,
+              s.getOrDefault("RIFFLE_S3_REGION", "us-east-1"),
+              s.get("RIFFLE_S3_ACCESS_KEY"),
+              s.get("RIFFLE_S3_SECRET_KEY"));
+      // Fail fast rather than retry for minutes if the server dies mid-run.
+      conf.set("fs.s3a.retry.limit", "2");
+      conf.set("fs.s3a.attempts.maximum", "2");
+      String bucket = s.getOrDefault("RIFFLE_S3_BUCKET", "riffle-test");
+      runRoot =
+          "s3a://"
+              + bucket
+              + "/hadoop-storage-test/"
+              + System.currentTimeMillis()
+              + "-"
+              + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @AfterAll
+    void removeRunPrefix() throws IOException {
+      if (runRoot != null) {
+        try (HadoopStorage s = new HadoopStorage(runRoot, conf)) {
+          s.fileSystem().delete(s.root(), true);
+        }
+      }
+    }
+
+    @Override
+    protected Storage newStorage() throws IOException {
+      return new HadoopStorage(runRoot + "/t" + counter.incrementAndGet(), conf);
+    }
+
+    @Test
+    void errorsAndNamesCarryTheUri() throws Exception {
+      assertThat(storage.uri()).startsWith(runRoot);
+      assertThatThrownBy(() -> storage.open("x/missing.bin"))
+          .isInstanceOf(NoSuchFileException.class)
+          .hasMessage(storage.uri() + "/x/missing.bin");
+      storage.createIfAbsent("m.json", "{}".getBytes(StandardCharsets.UTF_8));
+      // The conditional PUT's 412 (atomic), not S3A's HEAD probe (check-then-act).
+      assertThatThrownBy(() -> storage.createIfAbsent("m.json", new byte[] {2}))
+          .isInstanceOf(FileAlreadyExistsException.class)
+          .hasMessage(storage.uri() + "/m.json")
+          .hasCauseInstanceOf(RemoteFileChangedException.class);
+      assertThat(storage.readAll("m.json")).asString(StandardCharsets.UTF_8).isEqualTo("{}");
+      try (var src = storage.open("m.json")) {
+        assertThat(src.name()).isEqualTo(storage.uri() + "/m.json");
+      }
+    }
+
+    @Test
+    void createIfAbsentRefusesMultipartSizedContent() throws Exception {
+      Configuration small = new Configuration(conf);
+      small.set("fs.s3a.multipart.size", "5M");
+      try (HadoopStorage s = new HadoopStorage(storage.uri(), small)) {
+        byte[] big = new byte[5 << 20];
+        assertThatThrownBy(() -> s.createIfAbsent("big.json", big))
+            .isInstanceOf(IOException.class)
+            .isNotInstanceOf(FileAlreadyExistsException.class)
+            .hasMessageContaining("fs.s3a.multipart.size")
+            .hasMessageContaining(storage.uri() + "/big.json");
+        assertThat(s.exists("big.json")).isFalse();
+        s.createIfAbsent("small.json", new byte[(5 << 20) - 1]);
+        assertThat(s.length("small.json")).isEqualTo((5 << 20) - 1);
+      }
+    }
+  }
+}
