@@ -612,7 +612,14 @@ final class ColumnReader implements AutoCloseable {
             resource, fileOffset + 1, "bad zstd frame (content size " + size + ")");
       }
       byte[] raw = new byte[(int) size];
-      long n = Zstd.decompressByteArray(raw, 0, raw.length, frame, 0, frame.length);
+      long n;
+      try {
+        n = Zstd.decompressByteArray(raw, 0, raw.length, frame, 0, frame.length);
+      } catch (RuntimeException e) {
+        // zstd-jni throws ZstdException (not an error code) for damaged frames.
+        throw new CorruptFileException(
+            resource, fileOffset + 1, "zstd frame does not inflate: " + e.getMessage(), e);
+      }
       if (Zstd.isError(n) || n != size) {
         throw new CorruptFileException(
             resource,
@@ -643,11 +650,11 @@ final class ColumnReader implements AutoCloseable {
     }
   }
 
-  private static void writeFixed(FieldVector v, int j, long value, int width, long fileOffset)
+  private void writeFixed(FieldVector v, int j, long value, int width, long fileOffset)
       throws CorruptFileException {
     if (v instanceof BitVector) {
       if ((value & ~1L) != 0) {
-        throw new CorruptFileException("", fileOffset, "boolean value " + value);
+        throw new CorruptFileException(resource, fileOffset, "boolean value " + value);
       }
       ((BitVector) v).setSafe(j, (int) value);
       return;

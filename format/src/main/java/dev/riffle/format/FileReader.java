@@ -440,7 +440,7 @@ public final class FileReader implements AutoCloseable {
       for (String name : fields) {
         FieldVector v = schema.fields().get(schema.fieldIndex(name)).createVector(allocator);
         vectors.add(v);
-        v.setInitialCapacity(Math.max(1, capacity));
+        v.setInitialCapacity(initialCapacity(v.getField(), capacity));
         v.allocateNew();
       }
     } catch (RuntimeException e) {
@@ -449,6 +449,38 @@ public final class FileReader implements AutoCloseable {
     }
     return new VectorSchemaRoot(vectors);
   }
+
+  /**
+   * Rows to allocate up front: all of them, unless fixed-size lists multiply a row into so many
+   * values that pre-sizing would ask for more than {@link #PRESIZE_VALUES}; decoders grow vectors
+   * as rows arrive anyway, so a smaller start only costs reallocations.
+   */
+  static int initialCapacity(Field field, int rows) {
+    long perRow = valuesPerRow(field);
+    if (perRow > PRESIZE_VALUES) {
+      // Do not trust a schema's claim of huge rows before any row has been read.
+      return 0;
+    }
+    return (int) Math.max(1, Math.min(rows, PRESIZE_VALUES / perRow));
+  }
+
+  /** Values that one row of a field implies through nested fixed-size lists (at least 1). */
+  private static long valuesPerRow(Field field) {
+    long most = 1;
+    for (Field c : field.getChildren()) {
+      most = Math.max(most, valuesPerRow(c));
+    }
+    if (field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList) {
+      long size =
+          ((org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList) field.getType())
+              .getListSize();
+      return Math.min(Long.MAX_VALUE / 2, most * size);
+    }
+    return most;
+  }
+
+  /** Upper bound of values pre-allocated per vector tree for one batch. */
+  static final long PRESIZE_VALUES = 1L << 24;
 
   private ColumnReader.Target target(ColumnSpec spec, VectorSchemaRoot root) {
     if (!spec.group()) {

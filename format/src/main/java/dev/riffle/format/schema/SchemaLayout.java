@@ -411,7 +411,7 @@ public final class SchemaLayout {
       case FIXED_SIZE_BINARY:
         {
           int w = in.i32();
-          if (w < 1) {
+          if (w < 1 || w > TypeSupport.MAX_FIXED_SIZE) {
             throw in.corrupt("bad fixed-size binary width " + w);
           }
           return new ArrowType.FixedSizeBinary(w);
@@ -419,7 +419,7 @@ public final class SchemaLayout {
       case FIXED_SIZE_LIST:
         {
           int n = in.i32();
-          if (n < 1) {
+          if (n < 1 || n > TypeSupport.MAX_FIXED_SIZE) {
             throw in.corrupt("bad fixed-size list size " + n);
           }
           return new ArrowType.FixedSizeList(n);

@@ -24,6 +24,12 @@ public final class TypeSupport {
   /** Deepest nesting the schema block accepts (FORMAT.md §10). */
   public static final int MAX_DEPTH = 64;
 
+  /**
+   * Largest fixed-size binary width and fixed-size list size (2^28): one value of Arrow's
+   * int-indexed vectors must stay addressable in a batch.
+   */
+  public static final int MAX_FIXED_SIZE = 1 << 28;
+
   /** Most children, metadata entries or top-level fields (they are stored as u16 counts). */
   public static final int MAX_COUNT = 65535;
 
@@ -53,6 +59,10 @@ public final class TypeSupport {
       throw new UnsupportedTypeException(
           path, t.toString(), "dictionary encoding is supported on top-level fields only");
     }
+    if (t instanceof ArrowType.FixedSizeBinary
+        && ((ArrowType.FixedSizeBinary) t).getByteWidth() > MAX_FIXED_SIZE) {
+      throw new UnsupportedTypeException(path, t.toString(), "wider than " + MAX_FIXED_SIZE);
+    }
     if (fixedWidth(t) > 0 || t instanceof ArrowType.Bool || isBinary(t)) {
       return;
     }
@@ -65,7 +75,8 @@ public final class TypeSupport {
         return;
       case FixedSizeList:
         requireChildren(field, path, 1);
-        if (((ArrowType.FixedSizeList) t).getListSize() < 1) {
+        if (((ArrowType.FixedSizeList) t).getListSize() < 1
+            || ((ArrowType.FixedSizeList) t).getListSize() > MAX_FIXED_SIZE) {
           throw new UnsupportedTypeException(path, t.toString(), "list size must be at least 1");
         }
         checkChildren(field, path, depth);
