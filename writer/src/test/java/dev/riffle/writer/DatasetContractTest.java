@@ -131,7 +131,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void multiFileRoundTripAndGlobalTakes() throws Exception {
+  public void multiFileRoundTripAndGlobalTakes() throws Exception {
     Storage storage = newStorage();
     Manifest m = write(storage, false, 4, 700, 1);
     assertThat(m.files().size()).as(where("multiFileRoundTripAndGlobalTakes")).isGreaterThan(2);
@@ -215,7 +215,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void appendsKeepHistoryAndRemapDictionaries() throws Exception {
+  public void appendsKeepHistoryAndRemapDictionaries() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 500, 1);
     // A second writer whose dictionary lists the same values in another order.
@@ -241,7 +241,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void appendWithAnotherSchemaIsRejectedNamingTheFields() throws Exception {
+  public void appendWithAnotherSchemaIsRejectedNamingTheFields() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 10, 1);
     Schema other = new Schema(List.of(TypeCase.f("id", new ArrowType.Int(32, true))));
@@ -255,7 +255,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void splitsAndDeletions() throws Exception {
+  public void splitsAndDeletions() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 2, 500, 1);
     Manifest v2 = DatasetVersions.randomSplit(storage, "train", 0.8, 42, "val");
@@ -290,7 +290,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void concurrentPublishersExactlyOneWins() throws Exception {
+  public void concurrentPublishersExactlyOneWins() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 100, 1);
     ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -322,7 +322,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void validateNamesDamagedAndMissingFiles() throws Exception {
+  public void validateNamesDamagedAndMissingFiles() throws Exception {
     Storage storage = newStorage();
     Manifest m = write(storage, false, 2, 500, 1);
     DatasetValidator.Report ok = DatasetValidator.validate(storage, 1, true, allocator, null);
@@ -349,7 +349,7 @@ public abstract class DatasetContractTest {
   }
 
   @Test
-  void failuresPublishNothingAndGcRemovesOrphans() throws Exception {
+  public void failuresPublishNothingAndGcRemovesOrphans() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 200, 1);
     // A writer that fails mid-way (a batch with another schema) leaves no version and no files.
