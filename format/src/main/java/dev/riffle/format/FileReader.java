@@ -6,6 +6,7 @@ import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.SchemaLayout;
+import dev.riffle.format.schema.TypeSupport;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -451,36 +452,18 @@ public final class FileReader implements AutoCloseable {
   }
 
   /**
-   * Rows to allocate up front: all of them, unless fixed-size lists multiply a row into so many
-   * values that pre-sizing would ask for more than {@link #PRESIZE_VALUES}; decoders grow vectors
-   * as rows arrive anyway, so a smaller start only costs reallocations.
+   * Rows to allocate up front: all of them, unless the schema's fixed-size values make that more
+   * than {@link #PRESIZE_BYTES} per vector tree (decoders grow vectors as rows arrive, so a smaller
+   * start only costs reallocations, while a damaged schema cannot ask for gigabytes before a byte
+   * of data has been read).
    */
   static int initialCapacity(Field field, int rows) {
-    long perRow = valuesPerRow(field);
-    if (perRow > PRESIZE_VALUES) {
-      // Do not trust a schema's claim of huge rows before any row has been read.
-      return 0;
-    }
-    return (int) Math.max(1, Math.min(rows, PRESIZE_VALUES / perRow));
+    long perRow = Math.max(1, TypeSupport.nominalBytes(field));
+    return (int) Math.max(1, Math.min(rows, PRESIZE_BYTES / perRow));
   }
 
-  /** Values that one row of a field implies through nested fixed-size lists (at least 1). */
-  private static long valuesPerRow(Field field) {
-    long most = 1;
-    for (Field c : field.getChildren()) {
-      most = Math.max(most, valuesPerRow(c));
-    }
-    if (field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList) {
-      long size =
-          ((org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList) field.getType())
-              .getListSize();
-      return Math.min(Long.MAX_VALUE / 2, most * size);
-    }
-    return most;
-  }
-
-  /** Upper bound of values pre-allocated per vector tree for one batch. */
-  static final long PRESIZE_VALUES = 1L << 24;
+  /** Upper bound of bytes pre-allocated per field for one batch. */
+  static final long PRESIZE_BYTES = 64L << 20;
 
   private ColumnReader.Target target(ColumnSpec spec, VectorSchemaRoot root) {
     if (!spec.group()) {

@@ -298,6 +298,14 @@ public final class SchemaLayout {
       children.add(readNode(in, depth + 1, topIndex, dictValues));
     }
     checkShape(in, typeAt, type, childCount);
+    if ((type instanceof ArrowType.FixedSizeList || type instanceof ArrowType.FixedSizeBinary)
+        && TypeSupport.nominalBytes(new Field(name, FieldType.nullable(type), children))
+            > TypeSupport.MAX_FIXED_VALUE_BYTES) {
+      throw new CorruptFileException(
+          in.resource(),
+          typeAt,
+          "fixed-size value larger than " + TypeSupport.MAX_FIXED_VALUE_BYTES + " bytes");
+    }
     if (dict != null) {
       dictValues.put(topIndex, new Field(name, new FieldType(true, type, null, null), children));
       return new Field(name, new FieldType(nullable, dict.getIndexType(), dict, metadata), null);

@@ -30,6 +30,42 @@ public final class TypeSupport {
    */
   public static final int MAX_FIXED_SIZE = 1 << 28;
 
+  /**
+   * Largest fixed-size value, counting every item of nested fixed-size lists (16 MiB: a 2048 × 2048
+   * float32 tensor); larger ones belong in variable-size columns.
+   */
+  public static final long MAX_FIXED_VALUE_BYTES = 16L << 20;
+
+  /**
+   * Bytes one value of a field takes at least in an Arrow batch, used to size batches and to bound
+   * fixed-size values: fixed widths, fixed-size lists multiplied out, one nominal item per
+   * variable-size list or string.
+   */
+  public static long nominalBytes(Field field) {
+    ArrowType t = field.getType();
+    int w = fixedWidth(t);
+    if (w > 0) {
+      return w;
+    }
+    if (t instanceof ArrowType.Bool) {
+      return 1;
+    }
+    if (isBinary(t)) {
+      return 16;
+    }
+    long children = 0;
+    for (Field c : field.getChildren()) {
+      children = Math.min(Long.MAX_VALUE / 4, children + nominalBytes(c));
+    }
+    if (t instanceof ArrowType.FixedSizeList) {
+      long size = ((ArrowType.FixedSizeList) t).getListSize();
+      return children > (Long.MAX_VALUE / 4) / Math.max(1, size)
+          ? Long.MAX_VALUE / 4
+          : size * children;
+    }
+    return 8 + children;
+  }
+
   /** Most children, metadata entries or top-level fields (they are stored as u16 counts). */
   public static final int MAX_COUNT = 65535;
 
@@ -62,6 +98,15 @@ public final class TypeSupport {
     if (t instanceof ArrowType.FixedSizeBinary
         && ((ArrowType.FixedSizeBinary) t).getByteWidth() > MAX_FIXED_SIZE) {
       throw new UnsupportedTypeException(path, t.toString(), "wider than " + MAX_FIXED_SIZE);
+    }
+    if ((t instanceof ArrowType.FixedSizeList || t instanceof ArrowType.FixedSizeBinary)
+        && nominalBytes(field) > MAX_FIXED_VALUE_BYTES) {
+      throw new UnsupportedTypeException(
+          path,
+          t.toString(),
+          "a fixed-size value of more than "
+              + MAX_FIXED_VALUE_BYTES
+              + " bytes; use a variable-size list or binary");
     }
     if (fixedWidth(t) > 0 || t instanceof ArrowType.Bool || isBinary(t)) {
       return;
