@@ -1,5 +1,8 @@
 package dev.riffle.cli;
 
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetLayout;
+import dev.riffle.format.io.Storage;
 import dev.riffle.writer.FileWriter;
 import dev.riffle.writer.WriterOptions;
 import java.io.IOException;
@@ -11,9 +14,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -26,15 +31,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle generate KIND OUT --rows N --seed S}: writes a synthetic dataset, the same bytes
- * for the same kind, row count, seed and options, so that tests and benchmarks can name their
- * inputs instead of storing them.
+ * {@code riffle generate KIND OUT --rows N --seed S}: writes a synthetic dataset, the same rows for
+ * the same kind, row count and seed (and for a single file the same bytes, given the same options),
+ * so that tests and benchmarks can name their inputs instead of storing them. OUT is a single file
+ * ({@code *.riffle}) or a dataset location, which gets a new published version (see {@link
+ * GenerateDataset}).
  */
 @Command(
     name = "generate",
     mixinStandardHelpOptions = true,
     description = {
-      "Write a deterministic synthetic Riffle file. Kinds:",
+      "Write a deterministic synthetic Riffle file, or a version of a dataset. Kinds:",
       "  scalars  id uint64 (10% null), x float64, name utf8 (8-24 chars)",
       "  vectors  embedding fixed_size_list<float32, 768>, label int32",
       "  sparse   indices list<int32> + values list<float32> (one column group, ~1,500"
@@ -42,7 +49,12 @@ import picocli.CommandLine.Spec;
       "  atoms    positions + forces list<fixed_size_list<float32, 3>> (one group), numbers"
           + " list<int8>, energy float64",
       "  lance8   the 8 types of the Lance paper: u64, str16, list_u64, list_str, vec768,"
-          + " list_vec, bin20k, list_bin (~140 KiB a row)"
+          + " list_vec, bin20k, list_bin (~140 KiB a row)",
+      "OUT is a single file when it ends in .riffle or is an existing file (replaced). Otherwise"
+          + " it is a dataset: a local directory (created if needed) or a URI such as"
+          + " s3a://bucket/prefix (configured by RIFFLE_S3_ENDPOINT, RIFFLE_S3_REGION,"
+          + " RIFFLE_S3_ACCESS_KEY, RIFFLE_S3_SECRET_KEY); generate publishes version 1 there, or"
+          + " with --append the next version, with provenance and metadata (kind, seed, rows)."
     })
 public final class GenerateCommand implements Callable<Integer> {
   /** Row counts from which a progress indicator is worth showing. */
@@ -67,8 +79,11 @@ public final class GenerateCommand implements Callable<Integer> {
       description = "One of: ${COMPLETION-CANDIDATES}.")
   String kind;
 
-  @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (replaced).")
-  Path out;
+  @Parameters(
+      index = "1",
+      paramLabel = "OUT",
+      description = "A file to write (FILE.riffle, replaced) or a dataset (DIR/ or a URI).")
+  String out;
 
   @Option(names = "--rows", required = true, paramLabel = "N", description = "Rows to write.")
   long rows;
@@ -88,6 +103,20 @@ public final class GenerateCommand implements Callable<Integer> {
       paramLabel = "B",
       description = "Target page size in bytes (default: the writer's, 1 MiB; at least 4096).")
   Integer pageBytes;
+
+  @Option(
+      names = "--files",
+      paramLabel = "K",
+      description =
+          "Datasets only: spread the rows over about K data files (default: files of up to 512"
+              + " MiB). A file can end only where a page was flushed, so files of a few pages"
+              + " come out fewer or uneven.")
+  Integer files;
+
+  @Option(
+      names = "--append",
+      description = "Datasets only: add the rows as a new version of an existing dataset.")
+  boolean append;
 
   @Override
   public Integer call() throws IOException {
@@ -117,50 +146,224 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--page-bytes must be at least 4096, not " + pageBytes);
     }
-    // FileWriter writes a temporary file next to OUT; check the directory first so that the
-    // error names it rather than the temporary file.
-    Path dir = out.toAbsolutePath().getParent();
-    if (dir == null || !Files.isDirectory(dir)) {
-      throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + out);
+    if (files != null && files < 1) {
+      throw new ParameterException(spec.commandLine(), "--files must be at least 1, not " + files);
     }
-    if (Files.isDirectory(out)) {
-      throw new IOException(out + " is a directory");
+    Locations.Location loc = Locations.parse(out);
+    if (loc.version() != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "OUT cannot name a version ('@" + loc.version() + "'): generate publishes the next one");
     }
-    long bytes;
+    boolean dataset = isDataset(loc);
+    if (!dataset && (files != null || append)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--files and --append apply to datasets; "
+              + out
+              + " is a single file (a dataset is a directory such as "
+              + out.replaceFirst("\\.riffle$", "")
+              + "/ or a URI)");
+    }
+    Progress progress = Progress.forTerminal(spec.commandLine().getErr(), rows, PROGRESS_ROWS);
     try (BufferAllocator allocator = new RootAllocator();
         SyntheticData data = factory.apply(allocator)) {
       WriterOptions options = data.options();
       if (pageBytes != null) {
         options = options.withPageBytes(pageBytes);
       }
-      bytes = write(data, options, allocator);
+      if (dataset) {
+        writeDataset(loc, data, options, allocator, progress);
+      } else {
+        long bytes = writeFile(loc.path(), data, options, allocator, progress);
+        spec.commandLine()
+            .getOut()
+            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+      }
     }
-    spec.commandLine().getOut().println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
     spec.commandLine().getOut().flush();
     return 0;
   }
 
-  private long write(SyntheticData data, WriterOptions options, BufferAllocator allocator)
+  /**
+   * Whether OUT is a dataset: any URI of another file system than {@code file:}, or a local path
+   * that ends with '/', is a directory, or is neither an existing file nor named {@code *.riffle}.
+   */
+  static boolean isDataset(Locations.Location loc) {
+    if (loc.path() == null) {
+      return true;
+    }
+    if (loc.uri().endsWith("/") || Files.isDirectory(loc.path())) {
+      return true;
+    }
+    return !Files.isRegularFile(loc.path()) && !loc.uri().endsWith(".riffle");
+  }
+
+  private long writeFile(
+      Path file,
+      SyntheticData data,
+      WriterOptions options,
+      BufferAllocator allocator,
+      Progress progress)
       throws IOException {
-    SplittableRandom rng = new SplittableRandom(seed);
-    Progress progress = Progress.forTerminal(spec.commandLine().getErr(), rows, PROGRESS_ROWS);
-    try (FileWriter writer = FileWriter.create(out, data.schema(), data.dictionaries(), options)) {
-      for (long first = 0; first < rows; first += data.batchRows()) {
-        int count = (int) Math.min(data.batchRows(), rows - first);
-        try (VectorSchemaRoot batch = VectorSchemaRoot.create(data.schema(), allocator)) {
-          for (FieldVector v : batch.getFieldVectors()) {
-            v.setInitialCapacity(count);
-          }
-          batch.allocateNew();
-          data.fill(batch, first, count, rows, rng);
-          batch.setRowCount(count);
-          writer.write(batch);
-        }
-        progress.update(first + count);
-      }
+    // FileWriter writes a temporary file next to OUT; check the directory first so that the
+    // error names it rather than the temporary file.
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + out);
+    }
+    try (FileWriter writer = FileWriter.create(file, data.schema(), data.dictionaries(), options)) {
+      generate(
+          data,
+          allocator,
+          rows,
+          seed,
+          data.batchRows(),
+          batch -> {
+            writer.write(batch);
+            return true;
+          },
+          progress);
       long bytes = writer.finish();
       progress.done();
       return bytes;
+    }
+  }
+
+  private void writeDataset(
+      Locations.Location loc,
+      SyntheticData data,
+      WriterOptions options,
+      BufferAllocator allocator,
+      Progress progress)
+      throws IOException {
+    Map<String, String> metadata = new LinkedHashMap<>();
+    metadata.put("kind", kind);
+    metadata.put("seed", Long.toString(seed));
+    metadata.put("rows", Long.toString(rows));
+    if (columns != null) {
+      metadata.put("columns", String.join(",", columns));
+    }
+    try (Storage storage = Locations.storage(loc)) {
+      List<Long> versions = Dataset.versions(storage);
+      if (append && versions.isEmpty()) {
+        throw new IOException(
+            "no Riffle dataset at "
+                + loc.uri()
+                + " to append to (leave out --append to create one)");
+      }
+      if (!append && !versions.isEmpty()) {
+        throw new IOException(
+            "a dataset already exists at "
+                + loc.uri()
+                + " (latest version "
+                + versions.get(versions.size() - 1)
+                + "); use --append to add rows, or choose another location");
+      }
+      if (!append) {
+        checkEmptyDirectory(loc);
+      }
+      GenerateDataset.Result r =
+          GenerateDataset.write(
+              storage,
+              data,
+              options,
+              rows,
+              seed,
+              files,
+              append,
+              metadata,
+              "riffle generate " + kind,
+              allocator,
+              progress);
+      progress.done();
+      spec.commandLine()
+          .getOut()
+          .println(
+              "wrote "
+                  + rows
+                  + " rows in "
+                  + ValidateCommand.count(r.newFiles().size(), "file")
+                  + ", "
+                  + r.newBytes()
+                  + " bytes to "
+                  + storage.uri()
+                  + ": version "
+                  + r.manifest().version()
+                  + ", "
+                  + r.manifest().totalRows()
+                  + " rows in all");
+    }
+  }
+
+  /**
+   * Refuses to create a dataset in a local directory that holds other things: a mistyped OUT (a
+   * home directory, say) should not get data/ and _versions/ mixed into it.
+   */
+  private static void checkEmptyDirectory(Locations.Location loc) throws IOException {
+    if (loc.path() == null || !Files.isDirectory(loc.path())) {
+      return;
+    }
+    Set<String> ours = Set.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR);
+    try (Stream<Path> entries = Files.list(loc.path())) {
+      List<String> others =
+          entries
+              .map(p -> p.getFileName().toString())
+              .filter(n -> !ours.contains(n))
+              .sorted()
+              .limit(3)
+              .toList();
+      if (!others.isEmpty()) {
+        throw new IOException(
+            loc.uri()
+                + " is a directory with other content ("
+                + String.join(", ", others)
+                + (others.size() == 3 ? ", ..." : "")
+                + "), not a dataset; choose a new or empty directory");
+      }
+    }
+  }
+
+  /** Where generated batches go; returns whether to go on. */
+  interface BatchSink {
+    boolean accept(VectorSchemaRoot batch) throws IOException;
+  }
+
+  /**
+   * Generates rows {@code [0, rows)} in batches of at most {@code batchRows} rows from a generator
+   * seeded with {@code seed}, into {@code sink} until it says stop. The rows do not depend on the
+   * batch size (see {@link SyntheticData}).
+   *
+   * @param progress told the rows done, may be null
+   */
+  static void generate(
+      SyntheticData data,
+      BufferAllocator allocator,
+      long rows,
+      long seed,
+      int batchRows,
+      BatchSink sink,
+      Progress progress)
+      throws IOException {
+    SplittableRandom rng = new SplittableRandom(seed);
+    for (long first = 0; first < rows; first += batchRows) {
+      int count = (int) Math.min(batchRows, rows - first);
+      boolean more;
+      try (VectorSchemaRoot batch = VectorSchemaRoot.create(data.schema(), allocator)) {
+        for (FieldVector v : batch.getFieldVectors()) {
+          v.setInitialCapacity(count);
+        }
+        batch.allocateNew();
+        data.fill(batch, first, count, rows, rng);
+        batch.setRowCount(count);
+        more = sink.accept(batch);
+      }
+      if (progress != null) {
+        progress.update(first + count);
+      }
+      if (!more) {
+        return;
+      }
     }
   }
 

@@ -12,11 +12,17 @@ import picocli.CommandLine.Spec;
     name = "riffle",
     mixinStandardHelpOptions = true,
     versionProvider = RiffleCommand.Version.class,
-    description = "Inspect, read and generate Riffle files.",
+    description = {
+      "Inspect, read and generate Riffle files and datasets.",
+      "A dataset is a local directory or a URI such as s3a://bucket/prefix (configured by"
+          + " RIFFLE_S3_ENDPOINT, RIFFLE_S3_REGION, RIFFLE_S3_ACCESS_KEY, RIFFLE_S3_SECRET_KEY);"
+          + " URI@VERSION names a version, the latest without it."
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:missing, unreadable or corrupt file, or an internal error",
+      "1:missing, unreadable or corrupt file or dataset, unknown version, failed validation,"
+          + " a concurrent publish, or an internal error",
       "2:bad arguments, including unknown columns and rows out of range"
     },
     subcommands = {
@@ -24,6 +30,11 @@ import picocli.CommandLine.Spec;
       TakeCommand.class,
       ScanCommand.class,
       GenerateCommand.class,
+      LsCommand.class,
+      InfoCommand.class,
+      ValidateCommand.class,
+      SplitCommand.class,
+      GcCommand.class,
       DemoCommand.class
     })
 public final class RiffleCommand implements Callable<Integer> {
@@ -32,7 +43,9 @@ public final class RiffleCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(
-        spec.commandLine(), "missing command: one of inspect, take, scan, generate, demo");
+        spec.commandLine(),
+        "missing command: one of inspect, take, scan, generate, ls, info, validate, split, gc,"
+            + " demo");
   }
 
   /** Reads the version from the jar manifest, which is absent when run from classes. */

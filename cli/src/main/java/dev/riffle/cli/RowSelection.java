@@ -38,7 +38,9 @@ final class RowSelection {
   @Option(
       names = "--random",
       paramLabel = "N",
-      description = "Take N row numbers drawn uniformly (with repeats) from [0, rows).")
+      description =
+          "Take N row numbers drawn uniformly (with repeats) from [0, rows) (on a dataset:"
+              + " among the live rows, or of the --split).")
   Integer random;
 
   @Option(
@@ -74,13 +76,13 @@ final class RowSelection {
     return rowsFile == null ? null : readRowsFile(rowsFile);
   }
 
-  /** The rows to take from a file of {@code rowCount} rows. */
+  /** The rows to take from a file (or dataset view) of {@code rowCount} rows. */
   long[] resolve(long[] explicit, long rowCount) {
     if (explicit != null) {
       return explicit;
     }
     if (rowCount == 0 && random > 0) {
-      throw new IllegalArgumentException("cannot draw random rows from a file with no rows");
+      throw new IllegalArgumentException("cannot draw random rows from no rows");
     }
     SplittableRandom rng = new SplittableRandom(seed);
     long[] drawn = new long[random];

@@ -2,9 +2,10 @@ package dev.riffle.cli;
 
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ScanCursor;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetView;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -17,21 +18,37 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle scan FILE [--columns a,b] [--limit N]}: all rows in order as JSON lines, read page
- * by page with every page's checksum verified.
+ * {@code riffle scan FILE|URI[@v] [--columns a,b] [--limit N] [--split NAME]}: all rows in order as
+ * JSON lines, read page by page with every page's checksum verified. On a dataset: its live rows
+ * (or a split's) in global row order.
  */
 @Command(
     name = "scan",
     mixinStandardHelpOptions = true,
-    description = "Print rows in order as JSON lines (one object per row).")
+    description = {
+      "Print rows in order as JSON lines (one object per row).",
+      "On a dataset: the live rows in global row order, or with --split NAME the rows of that"
+          + " split."
+    })
 public final class ScanCommand implements Callable<Integer> {
   /** Rows per batch: large enough to amortise per-batch work, small enough to bound memory. */
   static final int BATCH_ROWS = 4096;
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A Riffle file.")
-  Path file;
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE|URI[@VERSION]",
+      description =
+          "A Riffle file, or a dataset (a directory or a URI such as s3a://bucket/prefix),"
+              + " optionally with @VERSION (default: the latest).")
+  String location;
+
+  @Option(
+      names = "--split",
+      paramLabel = "NAME",
+      description = "Datasets only: scan the rows of this split.")
+  String split;
 
   @Option(
       names = "--columns",
@@ -53,31 +70,55 @@ public final class ScanCommand implements Callable<Integer> {
           spec.commandLine(), "--limit must not be negative, not " + limit);
     }
     long remaining = limit == null ? Long.MAX_VALUE : limit;
-    try (OpenedFile opened = OpenedFile.open(file)) {
-      FileReader reader = opened.reader();
-      // A small limit needs no full batch; the cursor is still made so that column names are
-      // checked even for --limit 0.
-      int batchRows = (int) Math.max(1, Math.min(BATCH_ROWS, remaining));
-      ScanCursor cursor = reader.scan(columns, batchRows);
-      DictionaryProvider dictionaries = reader.dictionaries();
-      PrintWriter out = spec.commandLine().getOut();
-      JsonLines lines = new JsonLines(out);
-      while (remaining > 0) {
-        VectorSchemaRoot next = cursor.next();
-        if (next == null) {
-          break;
-        }
-        try (VectorSchemaRoot batch = next) {
-          int n = (int) Math.min(batch.getRowCount(), remaining);
-          lines.write(batch, dictionaries, 0, n);
-          remaining -= n;
-        }
-        if (lines.flushAndCheckClosed()) {
-          break;
-        }
+    // A small limit needs no full batch; the cursor is still made so that column names are
+    // checked even for --limit 0.
+    int batchRows = (int) Math.max(1, Math.min(BATCH_ROWS, remaining));
+    Locations.Location loc = Locations.parse(location);
+    if (loc.readsAsFile()) {
+      if (split != null) {
+        throw new IllegalArgumentException(
+            "--split applies to datasets; " + location + " is a file");
       }
-      out.flush();
+      try (OpenedFile opened = OpenedFile.open(loc.path())) {
+        FileReader reader = opened.reader();
+        ScanCursor cursor = reader.scan(columns, batchRows);
+        print(remaining, reader.dictionaries(), cursor::next);
+      }
+    } else {
+      try (OpenedDataset opened = OpenedDataset.open(loc, "scan")) {
+        Dataset dataset = opened.dataset();
+        opened.checkColumns(columns);
+        DatasetView view = split == null ? dataset.all() : dataset.split(split);
+        DatasetView.Cursor cursor = view.scan(columns, batchRows);
+        print(remaining, opened.dictionariesFor(columns), cursor::next);
+      }
     }
     return 0;
+  }
+
+  /** The next batch of a file's or a dataset's cursor, null at the end. */
+  private interface Batches {
+    VectorSchemaRoot next() throws IOException;
+  }
+
+  private void print(long remaining, DictionaryProvider dictionaries, Batches cursor)
+      throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    JsonLines lines = new JsonLines(out);
+    while (remaining > 0) {
+      VectorSchemaRoot next = cursor.next();
+      if (next == null) {
+        break;
+      }
+      try (VectorSchemaRoot batch = next) {
+        int n = (int) Math.min(batch.getRowCount(), remaining);
+        lines.write(batch, dictionaries, 0, n);
+        remaining -= n;
+      }
+      if (lines.flushAndCheckClosed()) {
+        break;
+      }
+    }
+    out.flush();
   }
 }

@@ -3,6 +3,8 @@ package dev.riffle.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,9 +21,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle take FILE --rows 3,17,5 [--columns a,b] [--stats]}: random access by row number,
- * printed as JSON lines in the requested order. With {@code --stats} it also prints the reader's
- * I/O counters for the take alone, the figures the format's claims are measured by.
+ * {@code riffle take FILE|URI[@v] --rows 3,17,5 [--columns a,b] [--stats]}: random access by row
+ * number, printed as JSON lines in the requested order. With {@code --stats} it also prints the
+ * reader's I/O counters for the take alone, the figures the format's claims are measured by. On a
+ * dataset, rows are global row ids, or with {@code --split} positions in that split.
  */
 @Command(
     name = "take",
@@ -31,7 +34,10 @@ import picocli.CommandLine.Spec;
       "With --stats, print on stderr one JSON object with the I/O of the take alone: rows,"
           + " reads, bytesRead, sectors, rounds, valuesDecoded (counted after the file is opened"
           + " and the columns' search metadata loaded). Takes of more than 65,536 rows are"
-          + " split into several calls of the reader, one round each."
+          + " split into several calls of the reader, one round each.",
+      "On a dataset, --rows are global row ids (deleted rows are refused); with --split NAME"
+          + " they are positions 0..n-1 in that split. --random draws positions among the live"
+          + " rows (of the split)."
     })
 public final class TakeCommand implements Callable<Integer> {
   /**
@@ -42,8 +48,19 @@ public final class TakeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A Riffle file.")
-  Path file;
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE|URI[@VERSION]",
+      description =
+          "A Riffle file, or a dataset (a directory or a URI such as s3a://bucket/prefix),"
+              + " optionally with @VERSION (default: the latest).")
+  String location;
+
+  @Option(
+      names = "--split",
+      paramLabel = "NAME",
+      description = "Datasets only: rows are positions in this split.")
+  String split;
 
   @Mixin RowSelection selection;
 
@@ -68,6 +85,20 @@ public final class TakeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     long[] explicit = selection.readExplicit();
+    Locations.Location loc = Locations.parse(location);
+    if (loc.readsAsFile()) {
+      if (split != null) {
+        throw new IllegalArgumentException(
+            "--split applies to datasets; " + location + " is a file");
+      }
+      takeFile(loc.path(), explicit);
+    } else {
+      takeDataset(loc, explicit);
+    }
+    return 0;
+  }
+
+  private void takeFile(Path file, long[] explicit) throws IOException {
     try (OpenedFile opened = OpenedFile.open(file)) {
       FileReader reader = opened.reader();
       long[] rows = selection.resolve(explicit, reader.rowCount());
@@ -76,26 +107,64 @@ public final class TakeCommand implements Callable<Integer> {
       reader.loadColumns(columns);
       DictionaryProvider dictionaries = reader.dictionaries();
       reader.stats().reset();
-      PrintWriter out = spec.commandLine().getOut();
-      JsonLines lines = new JsonLines(out);
-      for (int from = 0; from < rows.length; from += MAX_ROWS_PER_TAKE) {
-        long[] chunk =
-            Arrays.copyOfRange(rows, from, Math.min(rows.length, from + MAX_ROWS_PER_TAKE));
-        try (VectorSchemaRoot batch = reader.take(chunk, columns)) {
-          if (!quiet) {
-            lines.write(batch, dictionaries, 0, batch.getRowCount());
-            if (lines.flushAndCheckClosed()) {
-              break;
-            }
-          }
-        }
-      }
-      out.flush();
+      print(rows, dictionaries, chunk -> reader.take(chunk, columns));
       if (stats) {
         printStats(rows.length, reader.stats());
       }
     }
-    return 0;
+  }
+
+  private void takeDataset(Locations.Location loc, long[] explicit) throws IOException {
+    try (OpenedDataset opened = OpenedDataset.open(loc, "take")) {
+      Dataset dataset = opened.dataset();
+      opened.checkColumns(columns);
+      DatasetView view = split == null ? dataset.all() : dataset.split(split);
+      long[] rows = selection.resolve(explicit, view.rowCount());
+      // Explicit rows without a split are global ids; everything else is a position in the view.
+      if (split != null || explicit == null) {
+        long[] global = new long[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+          global[i] = view.globalRow(rows[i]);
+        }
+        rows = global;
+      }
+      DictionaryProvider dictionaries = opened.dictionariesFor(columns);
+      if (stats) {
+        // As for a file: the counters start after the files the take touches are opened and
+        // their columns' search metadata loaded.
+        for (int i : opened.filesOf(rows)) {
+          dataset.file(i).loadColumns(columns);
+        }
+        dataset.stats().reset();
+      }
+      print(rows, dictionaries, chunk -> dataset.take(chunk, columns));
+      if (stats) {
+        printStats(rows.length, dataset.stats());
+      }
+    }
+  }
+
+  /** Takes rows from a file or a dataset. */
+  private interface Taker {
+    VectorSchemaRoot take(long[] rows) throws IOException;
+  }
+
+  private void print(long[] rows, DictionaryProvider dictionaries, Taker taker) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    JsonLines lines = new JsonLines(out);
+    for (int from = 0; from < rows.length; from += MAX_ROWS_PER_TAKE) {
+      long[] chunk =
+          Arrays.copyOfRange(rows, from, Math.min(rows.length, from + MAX_ROWS_PER_TAKE));
+      try (VectorSchemaRoot batch = taker.take(chunk)) {
+        if (!quiet) {
+          lines.write(batch, dictionaries, 0, batch.getRowCount());
+          if (lines.flushAndCheckClosed()) {
+            break;
+          }
+        }
+      }
+    }
+    out.flush();
   }
 
   private void printStats(long rows, ReadStats s) throws IOException {

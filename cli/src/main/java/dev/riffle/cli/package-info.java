@@ -2,7 +2,10 @@
  * The {@code riffle} command line: a thin layer over {@code dev.riffle.format} and {@code
  * dev.riffle.writer} for looking at files ({@code inspect}), reading rows by number ({@code take})
  * or in order ({@code scan}) as JSON lines, and writing deterministic synthetic datasets ({@code
- * generate}) for tests and benchmarks.
+ * generate}) for tests and benchmarks. The same commands read datasets (versioned sets of files in
+ * a local directory or under an {@code s3a://} or other Hadoop URI, see {@link
+ * dev.riffle.cli.Locations}), which {@code ls}, {@code info}, {@code validate}, {@code split} and
+ * {@code gc} manage.
  *
  * <p>Each subcommand is one picocli command class. They print only through the picocli {@code
  * CommandLine}'s writers, so that tests can run them in-process, and they throw instead of printing

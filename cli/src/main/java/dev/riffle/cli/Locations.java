@@ -1,0 +1,210 @@
+package dev.riffle.cli;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.io.LocalStorage;
+import dev.riffle.format.io.Storage;
+import dev.riffle.s3.HadoopStorage;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * What a command's {@code URI[@version]} argument names: a single Riffle file (a local path to a
+ * regular file, handled as before datasets existed) or a dataset, either in a local directory
+ * ({@link LocalStorage}) or under any Hadoop URI such as {@code s3a://bucket/prefix} ({@link
+ * HadoopStorage}, configured from the {@code RIFFLE_S3_*} environment variables).
+ */
+final class Locations {
+  private Locations() {}
+
+  /**
+   * Hadoop settings applied over the environment's, for tests: they run in-process, where the
+   * {@code RIFFLE_S3_*} environment variables cannot be set. Empty in normal use.
+   */
+  static volatile Map<String, String> hadoopOverrides = Map.of();
+
+  /** A URI scheme; two characters at least, so that a Windows drive letter is not one. */
+  private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]+):");
+
+  /**
+   * A parsed location.
+   *
+   * @param uri the location as given, without the {@code @version} suffix
+   * @param version the version after {@code @}, or null for the latest
+   * @param path the local path, or null for a URI of another file system than {@code file:}
+   */
+  record Location(String uri, Long version, Path path) {
+    /** A local regular file: a single Riffle file rather than a dataset. */
+    boolean isFile() {
+      return path != null && Files.isRegularFile(path);
+    }
+
+    /**
+     * Whether {@code take} and {@code scan} should read this as a single file: a regular file, or a
+     * missing local {@code *.riffle} path (so that a typo gets "no such file", as before).
+     */
+    boolean readsAsFile() {
+      return isFile()
+          || (path != null
+              && version == null
+              && !Files.exists(path)
+              && path.getFileName() != null
+              && path.getFileName().toString().endsWith(".riffle"));
+    }
+  }
+
+  /**
+   * Parses {@code URI[@version]}. The suffix counts as a version only when everything after the
+   * last '@' is digits, and not at all when the whole text names an existing local file, so that
+   * '@' elsewhere (user info of a URI, a file name) keeps working.
+   *
+   * @throws IllegalArgumentException if the text is not a usable path or URI
+   */
+  static Location parse(String text) {
+    if (text == null || text.isEmpty()) {
+      throw new IllegalArgumentException("empty location");
+    }
+    Path whole = localPath(text, true);
+    if (whole != null && Files.isRegularFile(whole)) {
+      return new Location(text, null, whole);
+    }
+    String base = text;
+    Long version = null;
+    int at = text.lastIndexOf('@');
+    if (at >= 0 && at < text.length() - 1 && text.substring(at + 1).chars().allMatch(isDigit())) {
+      base = text.substring(0, at);
+      try {
+        version = Long.parseLong(text.substring(at + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("version " + text.substring(at + 1) + " is too large");
+      }
+      if (base.isEmpty()) {
+        throw new IllegalArgumentException("no location before @" + version);
+      }
+    }
+    Path path = localPath(base, false);
+    if (version != null && path != null && Files.isRegularFile(path)) {
+      throw new IllegalArgumentException(
+          base + " is a single Riffle file: it has no versions (drop the @" + version + ")");
+    }
+    return new Location(base, version, path);
+  }
+
+  private static java.util.function.IntPredicate isDigit() {
+    return c -> c >= '0' && c <= '9';
+  }
+
+  /**
+   * The local path of a location: the text itself when it has no scheme, the path of a {@code
+   * file:} URI; null for other schemes (and, with {@code lenient}, for text that is no valid path).
+   */
+  private static Path localPath(String text, boolean lenient) {
+    var m = SCHEME.matcher(text);
+    try {
+      if (!m.find()) {
+        return Path.of(text);
+      }
+      if (!m.group(1).equalsIgnoreCase("file")) {
+        return null;
+      }
+      return Paths.get(new URI(text));
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      if (lenient) {
+        return null;
+      }
+      throw new IllegalArgumentException("not a usable path or URI: " + text + " (" + e + ")", e);
+    }
+  }
+
+  /** The storage of a dataset location (not checked to hold a dataset). */
+  static Storage storage(Location loc) throws IOException {
+    if (loc.path() != null) {
+      return new LocalStorage(loc.path());
+    }
+    return HadoopStorage.open(loc.uri(), hadoopOverrides);
+  }
+
+  /**
+   * Opens the storage of a location that must be a dataset, and checks that one is there.
+   *
+   * @param command the command, for the message when the location is a single file
+   * @throws IllegalArgumentException if it is a single Riffle file
+   * @throws IOException "no Riffle dataset at URI" if nothing was ever published there
+   */
+  static Storage openDataset(Location loc, String command) throws IOException {
+    if (loc.isFile()) {
+      throw new IllegalArgumentException(
+          loc.uri()
+              + " is a single Riffle file, not a dataset; "
+              + command
+              + " works on datasets (for a file, see 'riffle inspect')");
+    }
+    Storage storage = storage(loc);
+    try {
+      checkDataset(storage, loc);
+      return storage;
+    } catch (IOException | RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+  }
+
+  /** Fails with "no Riffle dataset at URI" if no version was ever published there. */
+  static List<Long> checkDataset(Storage storage, Location loc) throws IOException {
+    List<Long> versions = Dataset.versions(storage);
+    if (versions.isEmpty()) {
+      throw new IOException("no Riffle dataset at " + loc.uri());
+    }
+    return versions;
+  }
+
+  /**
+   * The version a location names, checked to exist, or the latest.
+   *
+   * @throws IOException naming the versions there are, if the one asked for is not among them
+   */
+  static long version(Storage storage, Location loc) throws IOException {
+    List<Long> versions = checkDataset(storage, loc);
+    if (loc.version() == null) {
+      return versions.get(versions.size() - 1);
+    }
+    if (!versions.contains(loc.version())) {
+      throw new IOException(
+          "no version "
+              + loc.version()
+              + " of "
+              + loc.uri()
+              + "; versions are "
+              + listed(versions));
+    }
+    return loc.version();
+  }
+
+  /** Versions for a message: all of them, or the first and last few of a long history. */
+  static String listed(List<Long> versions) {
+    if (versions.size() <= 12) {
+      return versions.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+    return listed(versions.subList(0, 5))
+        + ", ..., "
+        + listed(versions.subList(versions.size() - 5, versions.size()))
+        + " ("
+        + versions.size()
+        + " versions)";
+  }
+
+  /** Rejects {@code @version} for commands that always work on the latest version or on all. */
+  static void requireNoVersion(Location loc, String why) {
+    if (loc.version() != null) {
+      throw new IllegalArgumentException(
+          "'" + loc.uri() + "@" + loc.version() + "': " + why + "; drop the @" + loc.version());
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package dev.riffle.cli;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.Storage;
+import dev.riffle.format.schema.RiffleSchema;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+
+/**
+ * A dataset version opened for reading, with its storage and the allocator that owns its memory,
+ * closed together in the right order (dataset, then allocator, then storage), like {@link
+ * OpenedFile} for a single file.
+ */
+final class OpenedDataset implements AutoCloseable {
+  private final Storage storage;
+  private final BufferAllocator allocator;
+  private final Dataset dataset;
+
+  private OpenedDataset(Storage storage, BufferAllocator allocator, Dataset dataset) {
+    this.storage = storage;
+    this.allocator = allocator;
+    this.dataset = dataset;
+  }
+
+  /**
+   * Opens the version a location names (the latest without {@code @version}).
+   *
+   * @param command the command, for the message when the location is a single file
+   */
+  static OpenedDataset open(Locations.Location loc, String command) throws IOException {
+    Storage storage = Locations.openDataset(loc, command);
+    BufferAllocator allocator = null;
+    try {
+      long version = Locations.version(storage, loc);
+      allocator = new RootAllocator();
+      return new OpenedDataset(storage, allocator, Dataset.open(storage, version, allocator));
+    } catch (IOException | RuntimeException e) {
+      if (allocator != null) {
+        allocator.close();
+      }
+      storage.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Checks requested columns against the schema, with the dataset's URI in the message.
+   *
+   * @throws IllegalArgumentException for an unknown or repeated column
+   */
+  void checkColumns(List<String> columns) {
+    if (columns == null) {
+      return;
+    }
+    RiffleSchema schema = dataset.schema();
+    Set<String> seen = new HashSet<>();
+    for (String c : columns) {
+      if (schema.fieldIndex(c) < 0) {
+        List<String> all = new ArrayList<>();
+        schema.fields().forEach(f -> all.add(f.getName()));
+        throw new IllegalArgumentException(
+            "no column '" + c + "' in " + storage.uri() + "; columns are " + all);
+      }
+      if (!seen.add(c)) {
+        throw new IllegalArgumentException("column '" + c + "' requested twice");
+      }
+    }
+  }
+
+  /**
+   * The dictionaries for printing {@code columns} (null for all), or null if none of them is
+   * dictionary-encoded: building them opens every data file, which a take of a few rows of a large
+   * dataset should not pay for nothing.
+   */
+  DictionaryProvider dictionariesFor(List<String> columns) throws IOException {
+    RiffleSchema schema = dataset.schema();
+    for (int f = 0; f < schema.fields().size(); f++) {
+      boolean selected = columns == null || columns.contains(schema.fields().get(f).getName());
+      if (selected && schema.isDictionary(f)) {
+        return dataset.dictionaries();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The data files holding some of {@code rows} (global ids; ids out of range are ignored, the take
+   * reports them).
+   */
+  SortedSet<Integer> filesOf(long[] rows) {
+    List<Manifest.DataFile> files = dataset.manifest().files();
+    long[] firstRows = files.stream().mapToLong(Manifest.DataFile::firstRow).toArray();
+    SortedSet<Integer> touched = new TreeSet<>();
+    for (long row : rows) {
+      if (row < 0 || row >= dataset.totalRows()) {
+        continue;
+      }
+      int i = Arrays.binarySearch(firstRows, row);
+      if (i < 0) {
+        i = -i - 2;
+      }
+      // Empty files share their first row with the next file: the row is in the last of them.
+      while (i + 1 < firstRows.length && firstRows[i + 1] == row) {
+        i++;
+      }
+      touched.add(i);
+    }
+    return touched;
+  }
+
+  Dataset dataset() {
+    return dataset;
+  }
+
+  Storage storage() {
+    return storage;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      try {
+        dataset.close();
+      } finally {
+        allocator.close();
+      }
+    } finally {
+      storage.close();
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package dev.riffle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.format.dataset.DatasetLayout;
+import dev.riffle.format.io.Storage;
+import dev.riffle.s3.HadoopStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dataset commands on {@code s3a://}, against the local Ceph RGW of {@code
+ * scripts/start-local-s3.sh} under a fresh prefix. Skipped when no server answers, unless {@code
+ * RIFFLE_S3_REQUIRED=1}.
+ */
+class DatasetS3Test {
+  /** The settings {@link HadoopStorage#s3aConfiguration} makes, passed on to the commands. */
+  static final List<String> S3A_KEYS =
+      List.of(
+          "fs.s3a.endpoint",
+          "fs.s3a.endpoint.region",
+          "fs.s3a.path.style.access",
+          "fs.s3a.connection.ssl.enabled",
+          "fs.s3a.signing-algorithm",
+          "fs.s3a.input.stream.type",
+          "fs.s3a.aws.credentials.provider",
+          "fs.s3a.access.key",
+          "fs.s3a.secret.key");
+
+  @TempDir Path dir;
+  String root;
+
+  @BeforeEach
+  void connect() throws IOException {
+    Map<String, String> s = settings();
+    String endpoint = s.get("RIFFLE_S3_ENDPOINT");
+    if (endpoint == null) {
+      skipOrFail("no RIFFLE_S3_ENDPOINT in the environment and no env file /tmp/riffle-s3/env");
+    }
+    URI u = URI.create(endpoint);
+    int port = u.getPort() > 0 ? u.getPort() : ("https".equals(u.getScheme()) ? 443 : 80);
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(u.getHost(), port), 2000);
+    } catch (IOException e) {
+      skipOrFail(endpoint + " is not reachable (" + e + ")");
+    }
+    // In-process commands cannot see environment variables set for them: hand the settings the
+    // RIFFLE_S3_* variables would give to the storage directly.
+    Configuration conf =
+        HadoopStorage.s3aConfiguration(
+            endpoint,
+            s.getOrDefault("RIFFLE_S3_REGION", "us-east-1"),
+            s.get("RIFFLE_S3_ACCESS_KEY"),
+            s.get("RIFFLE_S3_SECRET_KEY"));
+    Map<String, String> overrides = new HashMap<>();
+    for (String key : S3A_KEYS) {
+      if (conf.get(key) != null) {
+        overrides.put(key, conf.get(key));
+      }
+    }
+    // Fail fast rather than retry for minutes if the server dies mid-run.
+    overrides.put("fs.s3a.retry.limit", "2");
+    overrides.put("fs.s3a.attempts.maximum", "2");
+    Locations.hadoopOverrides = Map.copyOf(overrides);
+    root =
+        "s3a://"
+            + s.getOrDefault("RIFFLE_S3_BUCKET", "riffle-test")
+            + "/cli-dataset-test/"
+            + System.currentTimeMillis()
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @AfterEach
+  void cleanUp() throws IOException {
+    try {
+      if (root != null) {
+        try (Storage storage = HadoopStorage.open(root, Locations.hadoopOverrides)) {
+          for (String d : List.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR)) {
+            for (String name : storage.list(d)) {
+              storage.delete(d + "/" + name);
+            }
+          }
+        }
+      }
+    } finally {
+      Locations.hadoopOverrides = Map.of();
+    }
+  }
+
+  @Test
+  void generateLsTakeValidateOnS3() throws Exception {
+    Cli.Result r =
+        Cli.ok(
+            "generate",
+            "sparse",
+            root,
+            "--rows",
+            "200",
+            "--seed",
+            "3",
+            "--files",
+            "2",
+            "--page-bytes",
+            "65536");
+    assertThat(r.out()).startsWith("wrote 200 rows in 2 files, ").contains(root, "version 1");
+
+    JsonNode ls = Json.MAPPER.readTree(Cli.ok("ls", root, "--json").out());
+    assertThat(ls.get("versions")).hasSize(1);
+    assertThat(ls.get("versions").get(0).get("files").asInt()).isEqualTo(2);
+    assertThat(ls.get("versions").get(0).get("rows").asLong()).isEqualTo(200);
+
+    String single = dir.resolve("single.riffle").toString();
+    Cli.ok("generate", "sparse", single, "--rows", "200", "--seed", "3", "--page-bytes", "65536");
+    assertThat(Cli.ok("take", root + "@1", "--rows", "199,0,120").outLines())
+        .isEqualTo(Cli.ok("take", single, "--rows", "199,0,120").outLines());
+
+    assertThat(Cli.ok("validate", root, "--deep").outLines())
+        .singleElement()
+        .asString()
+        .startsWith("OK: version 1, 2 files, ")
+        .endsWith("every page checked");
+    assertThat(Cli.ok("split", root, "--name", "train", "--fraction", "0.5", "--seed", "1").out())
+        .startsWith("published version 2 of ");
+    assertThat(Cli.ok("gc", root, "--dry-run").out()).isEqualTo("no orphaned data files\n");
+    Cli.Result missing = Cli.run("ls", root + "-nothing-here");
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.err()).isEqualTo("riffle: no Riffle dataset at " + root + "-nothing-here\n");
+  }
+
+  /** The local S3 server's settings: environment variables, else the start script's env file. */
+  static Map<String, String> settings() throws IOException {
+    Map<String, String> s = new HashMap<>();
+    String endpoint = System.getenv("RIFFLE_S3_ENDPOINT");
+    if (endpoint != null && !endpoint.isBlank()) {
+      for (String k :
+          List.of(
+              "RIFFLE_S3_ENDPOINT",
+              "RIFFLE_S3_REGION",
+              "RIFFLE_S3_ACCESS_KEY",
+              "RIFFLE_S3_SECRET_KEY",
+              "RIFFLE_S3_BUCKET")) {
+        String v = System.getenv(k);
+        if (v != null) {
+          s.put(k, v);
+        }
+      }
+      return s;
+    }
+    String dir = System.getenv().getOrDefault("RIFFLE_S3_DIR", "/tmp/riffle-s3");
+    Path envFile = Paths.get(dir, "env");
+    if (Files.isReadable(envFile)) {
+      Properties p = new Properties();
+      try (InputStream in = Files.newInputStream(envFile)) {
+        p.load(in);
+      }
+      p.stringPropertyNames().forEach(k -> s.put(k, p.getProperty(k).trim()));
+    }
+    return s;
+  }
+
+  static void skipOrFail(String why) {
+    String msg = "S3 tests need the local S3 server (scripts/start-local-s3.sh): " + why;
+    if ("1".equals(System.getenv("RIFFLE_S3_REQUIRED"))) {
+      fail(msg + " [RIFFLE_S3_REQUIRED=1]");
+    }
+    Assumptions.abort(msg + " -- skipped; set RIFFLE_S3_REQUIRED=1 to fail instead");
+  }
+}
