@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       SplitCommand.class,
       GcCommand.class,
+      ConvertCommand.class,
+      ExportCommand.class,
       DemoCommand.class
     })
 public final class RiffleCommand implements Callable<Integer> {
@@ -45,7 +47,7 @@ public final class RiffleCommand implements Callable<Integer> {
     throw new ParameterException(
         spec.commandLine(),
         "missing command: one of inspect, take, scan, generate, ls, info, validate, split, gc,"
-            + " demo");
+            + " convert, export, demo");
   }
 
   /** Reads the version from the jar manifest, which is absent when run from classes. */

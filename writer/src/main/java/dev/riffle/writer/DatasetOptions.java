@@ -6,8 +6,12 @@ import java.util.Map;
 /**
  * How a {@link DatasetWriter} writes and describes a version.
  *
- * @param targetFileBytes a data file is closed and a new one started once it reaches this size
- *     (default 512 MiB: large enough for sequential reads, small enough to stage in parallel)
+ * @param targetFileBytes a data file is closed and a new one started after the batch during which
+ *     the bytes it has written reach this size (default 512 MiB: large enough for sequential reads,
+ *     small enough to stage in parallel); pages still buffered are not counted, so files end a page
+ *     or so past it
+ * @param targetFileRows if positive, a data file also ends after exactly this many rows (batches
+ *     are split to make it exact); 0 for no row limit
  * @param file the layout of each file
  * @param provenance what produced the data (may be null)
  * @param license an SPDX identifier or text (may be null; an append keeps the previous one)
@@ -16,6 +20,7 @@ import java.util.Map;
  */
 public record DatasetOptions(
     long targetFileBytes,
+    long targetFileRows,
     WriterOptions file,
     Manifest.Provenance provenance,
     String license,
@@ -27,35 +32,48 @@ public record DatasetOptions(
     if (targetFileBytes < 1) {
       throw new IllegalArgumentException("target file size must be positive");
     }
+    if (targetFileRows < 0) {
+      throw new IllegalArgumentException("target rows per file must not be negative");
+    }
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
   }
 
   public static DatasetOptions defaults() {
     return new DatasetOptions(
-        DEFAULT_TARGET_FILE_BYTES, WriterOptions.defaults(), null, null, null, Map.of());
+        DEFAULT_TARGET_FILE_BYTES, 0, WriterOptions.defaults(), null, null, null, Map.of());
   }
 
   public DatasetOptions withTargetFileBytes(long bytes) {
-    return new DatasetOptions(bytes, file, provenance, license, citation, metadata);
+    return new DatasetOptions(bytes, targetFileRows, file, provenance, license, citation, metadata);
+  }
+
+  /** Ends each data file after exactly {@code rows} rows (0: no row limit). */
+  public DatasetOptions withTargetFileRows(long rows) {
+    return new DatasetOptions(targetFileBytes, rows, file, provenance, license, citation, metadata);
   }
 
   public DatasetOptions withFileOptions(WriterOptions options) {
-    return new DatasetOptions(targetFileBytes, options, provenance, license, citation, metadata);
+    return new DatasetOptions(
+        targetFileBytes, targetFileRows, options, provenance, license, citation, metadata);
   }
 
   public DatasetOptions withProvenance(Manifest.Provenance p) {
-    return new DatasetOptions(targetFileBytes, file, p, license, citation, metadata);
+    return new DatasetOptions(
+        targetFileBytes, targetFileRows, file, p, license, citation, metadata);
   }
 
   public DatasetOptions withLicense(String l) {
-    return new DatasetOptions(targetFileBytes, file, provenance, l, citation, metadata);
+    return new DatasetOptions(
+        targetFileBytes, targetFileRows, file, provenance, l, citation, metadata);
   }
 
   public DatasetOptions withCitation(Manifest.Citation c) {
-    return new DatasetOptions(targetFileBytes, file, provenance, license, c, metadata);
+    return new DatasetOptions(
+        targetFileBytes, targetFileRows, file, provenance, license, c, metadata);
   }
 
   public DatasetOptions withMetadata(Map<String, String> m) {
-    return new DatasetOptions(targetFileBytes, file, provenance, license, citation, m);
+    return new DatasetOptions(
+        targetFileBytes, targetFileRows, file, provenance, license, citation, m);
   }
 }

@@ -52,6 +52,7 @@ public final class DatasetWriter implements AutoCloseable {
   private OutputStream currentStream;
   private long nextRow;
   private boolean published;
+  private Manifest.Provenance provenance;
 
   private DatasetWriter(
       Storage storage,
@@ -120,8 +121,13 @@ public final class DatasetWriter implements AutoCloseable {
     return w;
   }
 
-  /** What differs between two schemas, field by field, for messages. */
-  static List<String> differences(Schema have, Schema want) {
+  /**
+   * What differs between two schemas, field by field, for messages (empty if nothing does).
+   *
+   * @param have the existing schema
+   * @param want the schema offered
+   */
+  public static List<String> differences(Schema have, Schema want) {
     List<String> out = new ArrayList<>();
     Map<String, Field> a = new LinkedHashMap<>();
     have.getFields().forEach(f -> a.put(f.getName(), f));
@@ -153,19 +159,39 @@ public final class DatasetWriter implements AutoCloseable {
     }
   }
 
-  /** Appends a batch; starts a new data file when the current one reached the target size. */
+  /**
+   * Appends a batch; starts a new data file when the current one reached the target size (or, with
+   * a row target, exactly at it, splitting the batch).
+   */
   public void write(VectorSchemaRoot batch) throws IOException {
     if (published) {
       throw new IllegalStateException("already published");
     }
     try {
-      if (current == null) {
-        startFile();
-      }
-      current.write(batch);
-      if (current.bytesWritten() >= options.targetFileBytes()) {
-        finishFile();
-      }
+      int at = 0;
+      int n = batch.getRowCount();
+      do {
+        if (current == null) {
+          startFile();
+        }
+        int take = n - at;
+        if (options.targetFileRows() > 0) {
+          take = (int) Math.min(take, options.targetFileRows() - current.rowCount());
+        }
+        if (at == 0 && take == n) {
+          current.write(batch);
+        } else {
+          try (VectorSchemaRoot part = batch.slice(at, take)) {
+            current.write(part);
+          }
+        }
+        at += take;
+        boolean rowsDone =
+            options.targetFileRows() > 0 && current.rowCount() >= options.targetFileRows();
+        if (rowsDone || current.bytesWritten() >= options.targetFileBytes()) {
+          finishFile();
+        }
+      } while (at < n);
     } catch (IOException | RuntimeException e) {
       abort();
       throw e;
@@ -209,6 +235,14 @@ public final class DatasetWriter implements AutoCloseable {
   }
 
   /**
+   * Sets the provenance to publish, replacing the options' (e.g. once the inputs' SHA-256 are
+   * known, which converters compute while they read).
+   */
+  public void setProvenance(Manifest.Provenance provenance) {
+    this.provenance = provenance;
+  }
+
+  /**
    * Finishes the last file and publishes the version.
    *
    * @return the published manifest
@@ -237,9 +271,11 @@ public final class DatasetWriter implements AutoCloseable {
               Publisher.now(),
               base == null ? ManifestCodec.encodeSchema(storedSchema) : base.schema(),
               files,
-              options.provenance() != null
-                  ? options.provenance()
-                  : base == null ? null : base.provenance(),
+              provenance != null
+                  ? provenance
+                  : options.provenance() != null
+                      ? options.provenance()
+                      : base == null ? null : base.provenance(),
               options.license() != null ? options.license() : base == null ? null : base.license(),
               options.citation() != null
                   ? options.citation()

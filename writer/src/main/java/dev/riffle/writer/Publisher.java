@@ -20,7 +20,7 @@ final class Publisher {
   static Manifest publish(Storage storage, Manifest m) throws IOException {
     byte[] json = ManifestCodec.write(m);
     // Check what we are about to publish the way a reader will.
-    ManifestCodec.read(json, storage.uri() + "/" + Manifest.path(m.version()), m.version());
+    ManifestCodec.read(json, storage.uri(Manifest.path(m.version())), m.version());
     try {
       storage.createIfAbsent(Manifest.path(m.version()), json);
     } catch (FileAlreadyExistsException e) {

@@ -90,7 +90,7 @@ public final class Dataset implements AutoCloseable {
   /** Reads and checks the manifest of a version. */
   public static Manifest readManifest(Storage storage, long version) throws IOException {
     String path = Manifest.path(version);
-    String name = storage.uri() + (storage.uri().endsWith("/") ? "" : "/") + path;
+    String name = storage.uri(path);
     if (!storage.exists(path)) {
       throw new NoSuchFileException(
           name,
@@ -113,7 +113,7 @@ public final class Dataset implements AutoCloseable {
   public static Dataset open(Storage storage, long version, BufferAllocator allocator)
       throws IOException {
     Manifest m = readManifest(storage, version);
-    return new Dataset(storage, allocator, m, storage.uri() + "/" + Manifest.path(version));
+    return new Dataset(storage, allocator, m, storage.uri(Manifest.path(version)));
   }
 
   public Manifest manifest() {

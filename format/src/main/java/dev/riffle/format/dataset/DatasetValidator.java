@@ -66,12 +66,12 @@ public final class DatasetValidator {
     long hashed = 0;
     int checked = 0;
     for (Manifest.DataFile f : m.files()) {
-      String name = storage.uri() + "/" + f.path();
-      checked++;
+      String name = storage.uri(f.path());
       if (!storage.exists(f.path())) {
         problems.add(name + ": missing (listed in version " + version + ")");
         continue;
       }
+      checked++;
       try (RandomAccessSource source = storage.open(f.path())) {
         long length = source.length();
         if (length != f.byteLength()) {

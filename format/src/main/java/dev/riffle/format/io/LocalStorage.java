@@ -38,7 +38,9 @@ public final class LocalStorage implements Storage {
 
   @Override
   public String uri() {
-    return root.toUri().toString();
+    // Path.toUri() ends with '/' only once the directory exists; keep one spelling throughout.
+    String u = root.toUri().toString();
+    return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
   }
 
   @Override

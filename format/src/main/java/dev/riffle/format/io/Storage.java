@@ -15,8 +15,17 @@ import java.util.List;
  */
 public interface Storage extends Closeable {
 
-  /** The root as a URI, for messages and for resolving sources (e.g. {@code file:/data/ds}). */
+  /**
+   * The root as a URI without a trailing slash, for messages and for resolving sources (e.g. {@code
+   * file:/data/ds}).
+   */
   String uri();
+
+  /** The URI of an object under the root, for messages. */
+  default String uri(String path) {
+    String root = uri();
+    return root.endsWith("/") ? root + path : root + "/" + path;
+  }
 
   /**
    * Opens an object for positional reads.

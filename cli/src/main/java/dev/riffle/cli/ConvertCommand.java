@@ -1,0 +1,160 @@
+package dev.riffle.cli;
+
+import dev.riffle.convert.ArrowIpcConverter;
+import dev.riffle.convert.ConvertOptions;
+import dev.riffle.convert.ConvertResult;
+import dev.riffle.convert.ParquetConverter;
+import dev.riffle.convert.SourceFile;
+import dev.riffle.convert.SourceFiles;
+import dev.riffle.format.io.Storage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code riffle convert parquet|arrow IN... OUT_URI}: writes version 1 of a new dataset from other
+ * formats, with the inputs' paths, sizes and SHA-256 in its provenance. Nothing is published if
+ * anything fails.
+ */
+@Command(
+    name = "convert",
+    mixinStandardHelpOptions = true,
+    description = {"Convert Parquet or Arrow IPC files into a new Riffle dataset."},
+    subcommands = {ConvertCommand.Parquet.class, ConvertCommand.Arrow.class})
+public final class ConvertCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "missing format: one of parquet, arrow");
+  }
+
+  /** Prints the one-line summary of a conversion. */
+  static void summary(PrintWriter out, ConvertResult r, String target, int files) {
+    out.printf(
+        "converted %,d rows from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f rows/s,"
+            + " %.1f MB/s%n",
+        r.rows(),
+        files,
+        files == 1 ? "" : "s",
+        InspectCommand.humanBytes(r.bytesIn()),
+        target,
+        r.manifest().version(),
+        InspectCommand.humanBytes(r.bytesOut()),
+        r.seconds(),
+        r.rowsPerSecond(),
+        r.bytesPerSecond() / 1e6);
+    out.flush();
+  }
+
+  /** {@code riffle convert parquet IN... OUT_URI}. */
+  @Command(
+      name = "parquet",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Convert Parquet files into a new dataset. Inputs are files, directories (every file"
+            + " below, except hidden ones and _SUCCESS-style markers) and globs, local or on a"
+            + " Hadoop file system (s3a://...); their schemas must be equal. Rows keep the order"
+            + " of the inputs."
+      })
+  static final class Parquet implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        arity = "2..*",
+        paramLabel = "IN... OUT_URI",
+        description = "Inputs, then the new dataset.")
+    List<String> args;
+
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description = "Files decoded at once (default: cores - 1).")
+    Integer threads;
+
+    @Option(
+        names = "--batch-rows",
+        paramLabel = "N",
+        description = "Rows per batch (default 65536).")
+    Integer batchRows;
+
+    @Override
+    public Integer call() throws IOException {
+      List<String> inputs = args.subList(0, args.size() - 1);
+      String target = args.get(args.size() - 1);
+      List<SourceFile> files = SourceFiles.expand(inputs, Locations.hadoopOverrides);
+      long total = files.stream().mapToLong(SourceFile::length).sum();
+      PrintWriter err = spec.commandLine().getErr();
+      Progress progress = Progress.bytes(err, "convert", total);
+      java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+      ConvertOptions options =
+          ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n)));
+      if (threads != null) {
+        options = options.withThreads(threads);
+      }
+      if (batchRows != null) {
+        options = options.withBatchRows(batchRows);
+      }
+      Locations.Location loc = Locations.parse(target);
+      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      ConvertResult r;
+      try (BufferAllocator allocator = new RootAllocator();
+          Storage storage = Locations.storage(loc)) {
+        r = ParquetConverter.convert(files, storage, allocator, options);
+      }
+      progress.done();
+      summary(spec.commandLine().getOut(), r, target, files.size());
+      return 0;
+    }
+  }
+
+  /** {@code riffle convert arrow IN OUT_URI}. */
+  @Command(
+      name = "arrow",
+      mixinStandardHelpOptions = true,
+      description = {"Convert an Arrow IPC file or stream into a new dataset."})
+  static final class Arrow implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "An Arrow IPC file or stream.")
+    String input;
+
+    @Parameters(index = "1", paramLabel = "OUT_URI", description = "The new dataset.")
+    String target;
+
+    @Override
+    public Integer call() throws IOException {
+      List<SourceFile> files = SourceFiles.expand(List.of(input), Locations.hadoopOverrides);
+      if (files.size() != 1) {
+        throw new IllegalArgumentException(input + " names " + files.size() + " files; give one");
+      }
+      Progress progress =
+          Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
+      java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+      Locations.Location loc = Locations.parse(target);
+      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      ConvertResult r;
+      try (BufferAllocator allocator = new RootAllocator();
+          Storage storage = Locations.storage(loc)) {
+        r =
+            ArrowIpcConverter.convert(
+                files.get(0),
+                storage,
+                allocator,
+                ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
+      }
+      progress.done();
+      summary(spec.commandLine().getOut(), r, target, 1);
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.riffle.convert;
+
+import dev.riffle.s3.HadoopStorage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * An exported file, written under a temporary name next to its final one and renamed into place by
+ * {@link #commit()}, so that a failed export leaves nothing behind under the final name.
+ */
+public final class OutputTarget implements AutoCloseable {
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final String name;
+  private final Path local;
+  private final Path localTemp;
+  private final FileSystem fs;
+  private final org.apache.hadoop.fs.Path path;
+  private final org.apache.hadoop.fs.Path temp;
+  private final Configuration conf;
+  private boolean committed;
+
+  private OutputTarget(
+      String name, Path local, FileSystem fs, org.apache.hadoop.fs.Path path, Configuration conf) {
+    this.name = name;
+    this.local = local;
+    this.fs = fs;
+    this.path = path;
+    this.conf = conf;
+    String suffix = ".tmp-" + HexFormat.of().formatHex(RANDOM.generateSeed(6));
+    this.localTemp =
+        local == null ? null : local.resolveSibling("." + local.getFileName() + suffix);
+    this.temp =
+        path == null
+            ? null
+            : new org.apache.hadoop.fs.Path(path.getParent(), "." + path.getName() + suffix);
+  }
+
+  /**
+   * @param uri a local path or a Hadoop URI ({@code s3a://bucket/out.parquet})
+   * @throws FileAlreadyExistsException if something is there already
+   */
+  public static OutputTarget open(String uri, Map<String, String> hadoopOverrides)
+      throws IOException {
+    if (SCHEME.matcher(uri).find() && !uri.startsWith("file:")) {
+      Configuration conf = HadoopStorage.fromEnvironment();
+      hadoopOverrides.forEach(conf::set);
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(uri);
+      FileSystem fs = p.getFileSystem(conf);
+      if (fs.exists(p)) {
+        throw new FileAlreadyExistsException(uri, null, "exists already; choose another name");
+      }
+      return new OutputTarget(uri, null, fs, p, conf);
+    }
+    Path p = uri.startsWith("file:") ? Path.of(java.net.URI.create(uri)) : Path.of(uri);
+    if (Files.exists(p)) {
+      throw new FileAlreadyExistsException(uri, null, "exists already; choose another name");
+    }
+    Path parent = p.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    return new OutputTarget(uri, p.toAbsolutePath(), null, null, null);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The temporary file, for parquet-mr. */
+  OutputFile outputFile() throws IOException {
+    return local != null ? new LocalOutputFile(localTemp) : HadoopOutputFile.fromPath(temp, conf);
+  }
+
+  /** A stream onto the temporary file. */
+  OutputStream stream() throws IOException {
+    return local != null ? Files.newOutputStream(localTemp) : fs.create(temp, false);
+  }
+
+  /** Moves the finished file into place; returns its length. */
+  long commit() throws IOException {
+    long length;
+    if (local != null) {
+      Files.move(localTemp, local, StandardCopyOption.ATOMIC_MOVE);
+      length = Files.size(local);
+    } else {
+      if (!fs.rename(temp, path)) {
+        throw new IOException("cannot rename " + temp + " to " + path);
+      }
+      length = fs.getFileStatus(path).getLen();
+    }
+    committed = true;
+    return length;
+  }
+
+  /** Deletes the temporary file unless committed. */
+  @Override
+  public void close() throws IOException {
+    if (committed) {
+      return;
+    }
+    if (local != null) {
+      Files.deleteIfExists(localTemp);
+    } else {
+      fs.delete(temp, false);
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.riffle.convert;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.RecordMaterializer;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads one Parquet file as Arrow batches, one row group at a time: memory holds one row group's
+ * column chunks (as parquet-mr reads them) and one batch, whatever the size of the file.
+ */
+final class ParquetBatchReader implements AutoCloseable {
+  /** Receives each batch and owns it from then on. */
+  interface BatchSink {
+    void accept(VectorSchemaRoot batch) throws IOException, InterruptedException;
+  }
+
+  private final ParquetFileReader reader;
+  private final String name;
+  private final MessageType parquetSchema;
+  private final Schema arrowSchema;
+
+  private ParquetBatchReader(ParquetFileReader reader, String name, Schema arrowSchema) {
+    this.reader = reader;
+    this.name = name;
+    this.parquetSchema = reader.getFileMetaData().getSchema();
+    this.arrowSchema = arrowSchema;
+  }
+
+  /**
+   * Opens a file and reads its footer.
+   *
+   * @throws InputException if it is no Parquet file, is truncated, or has an unsupported type
+   */
+  static ParquetBatchReader open(InputFile file, String name) throws IOException {
+    ParquetFileReader r;
+    try {
+      r =
+          ParquetFileReader.open(
+              file, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
+    } catch (RuntimeException | IOException e) {
+      if (e instanceof java.nio.file.NoSuchFileException) {
+        throw (IOException) e;
+      }
+      throw new InputException(name, "not a readable Parquet file (" + oneLine(e) + ")", e);
+    }
+    try {
+      return new ParquetBatchReader(
+          r, name, ParquetSchemas.toArrow(r.getFileMetaData().getSchema(), name));
+    } catch (IOException | RuntimeException e) {
+      r.close();
+      throw e;
+    }
+  }
+
+  static String oneLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return m.strip().replaceAll("\\s*[\\r\\n]+\\s*", "; ");
+  }
+
+  Schema arrowSchema() {
+    return arrowSchema;
+  }
+
+  MessageType parquetSchema() {
+    return parquetSchema;
+  }
+
+  long rowCount() {
+    return reader.getRecordCount();
+  }
+
+  /** Compressed bytes of the row groups, for progress. */
+  List<Long> rowGroupBytes() {
+    List<Long> out = new ArrayList<>();
+    for (BlockMetaData b : reader.getRowGroups()) {
+      out.add(b.getCompressedSize());
+    }
+    return out;
+  }
+
+  /**
+   * Decodes every row into batches of at most {@code batchRows} rows and about {@code batchBytes}
+   * bytes.
+   *
+   * @param progress told the compressed bytes of each row group once it is decoded
+   * @return the rows read
+   */
+  long read(
+      BufferAllocator allocator,
+      int batchRows,
+      long batchBytes,
+      BatchSink out,
+      LongConsumer progress)
+      throws IOException, InterruptedException {
+    MessageColumnIO io = new ColumnIOFactory().getColumnIO(parquetSchema);
+    long rows = 0;
+    // The working vectors live in a child allocator, so that its count is the batch's size.
+    try (BufferAllocator work = allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
+        VectorSchemaRoot root = VectorSchemaRoot.create(arrowSchema, work)) {
+      root.allocateNew();
+      GroupSinks.Record record = Sinks.record(parquetSchema, root);
+      RecordMaterializer<Object> materializer =
+          new RecordMaterializer<>() {
+            @Override
+            public Object getCurrentRecord() {
+              return null;
+            }
+
+            @Override
+            public GroupConverter getRootConverter() {
+              return record;
+            }
+          };
+      List<BlockMetaData> groups = reader.getRowGroups();
+      for (int g = 0; ; g++) {
+        PageReadStore pages;
+        try {
+          pages = reader.readNextRowGroup();
+        } catch (IOException | RuntimeException e) {
+          throw new InputException(name, "cannot read row group " + g + " (" + oneLine(e) + ")", e);
+        }
+        if (pages == null) {
+          break;
+        }
+        try (pages) {
+          RecordReader<Object> rr = io.getRecordReader(pages, materializer);
+          long n = pages.getRowCount();
+          for (long i = 0; i < n; i++) {
+            try {
+              rr.read();
+            } catch (RuntimeException e) {
+              throw new InputException(
+                  name, "cannot decode row " + (rows + 1) + " (" + oneLine(e) + ")", e);
+            }
+            rows++;
+            int c = record.count();
+            if (c >= batchRows || ((c & 255) == 0 && work.getAllocatedMemory() >= batchBytes)) {
+              emit(root, record, allocator, out);
+            }
+          }
+        }
+        progress.accept(groups.get(g).getCompressedSize());
+      }
+      if (record.count() > 0) {
+        emit(root, record, allocator, out);
+      }
+    }
+    return rows;
+  }
+
+  /** Hands the filled vectors' buffers over to a new batch and starts afresh. */
+  private static void emit(
+      VectorSchemaRoot root, GroupSinks.Record record, BufferAllocator allocator, BatchSink out)
+      throws IOException, InterruptedException {
+    root.setRowCount(record.count());
+    List<FieldVector> moved = new ArrayList<>();
+    for (FieldVector v : root.getFieldVectors()) {
+      var pair = v.getTransferPair(allocator);
+      pair.transfer();
+      moved.add((FieldVector) pair.getTo());
+    }
+    VectorSchemaRoot batch = new VectorSchemaRoot(moved);
+    batch.setRowCount(record.count());
+    root.allocateNew();
+    record.reset();
+    out.accept(batch);
+  }
+
+  @Override
+  public void close() throws IOException {
+    reader.close();
+  }
+}

@@ -1,0 +1,235 @@
+package dev.riffle.convert;
+
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.Storage;
+import dev.riffle.writer.DatasetWriter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Converts Parquet files into a new Riffle dataset. Footers are read and every file hashed first
+ * (in parallel), so that a schema that differs fails before anything is written and the provenance
+ * is complete at publish. Files are then decoded by {@link ConvertOptions#threads()} workers, each
+ * a few batches ahead of the single writer, which takes the files' batches in input order: the
+ * dataset's rows are the files' rows in order, whatever the thread timing.
+ */
+public final class ParquetConverter {
+  /** The tool name recorded in the provenance. */
+  public static final String TOOL = "riffle convert parquet";
+
+  /** Batches a worker may hold ready ahead of the writer. */
+  private static final int QUEUE = 2;
+
+  private static final Object END = new Object();
+
+  private ParquetConverter() {}
+
+  /**
+   * Writes version 1 of a new dataset at {@code out} from {@code inputs}.
+   *
+   * @throws InputException naming the file, for bad input or schemas that differ
+   * @throws java.nio.file.FileAlreadyExistsException if a dataset exists at {@code out}
+   */
+  public static ConvertResult convert(
+      List<SourceFile> inputs, Storage out, BufferAllocator allocator, ConvertOptions options)
+      throws IOException {
+    if (inputs.isEmpty()) {
+      throw new IllegalArgumentException("no input files");
+    }
+    long start = System.nanoTime();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(options.threads(), inputs.size()),
+            r -> {
+              Thread t = new Thread(r, "riffle-convert");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Footer> footers = inspect(inputs, pool);
+      Schema schema = footers.get(0).schema;
+      for (int i = 1; i < footers.size(); i++) {
+        String diff = SchemaDiff.first(schema, footers.get(i).schema, inputs.get(0).name());
+        if (diff != null) {
+          throw new InputException(inputs.get(i).name(), "schema differs: " + diff);
+        }
+      }
+      List<Manifest.Source> sources = new ArrayList<>();
+      long bytesIn = 0;
+      for (int i = 0; i < inputs.size(); i++) {
+        sources.add(
+            new Manifest.Source(
+                inputs.get(i).name(), inputs.get(i).length(), footers.get(i).sha256));
+        bytesIn += inputs.get(i).length();
+      }
+      var dataset =
+          options
+              .dataset()
+              .withProvenance(new Manifest.Provenance(TOOL, ConvertOptions.version(), sources));
+      try (DatasetWriter writer =
+          DatasetWriter.create(
+              out, schema, new DictionaryProvider.MapDictionaryProvider(), dataset)) {
+        long rows = pipeline(inputs, writer, pool, allocator, options);
+        Manifest m = writer.publish();
+        return new ConvertResult(
+            rows, bytesIn, ConvertResult.dataBytes(m), System.nanoTime() - start, m);
+      }
+    } finally {
+      pool.shutdownNow();
+      try {
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A file's Arrow schema and hash. */
+  private record Footer(Schema schema, String sha256) {}
+
+  private static List<Footer> inspect(List<SourceFile> inputs, ExecutorService pool)
+      throws IOException {
+    List<Future<Footer>> futures = new ArrayList<>();
+    for (SourceFile f : inputs) {
+      futures.add(
+          pool.submit(
+              () -> {
+                Schema s;
+                try (ParquetBatchReader r = ParquetBatchReader.open(f.inputFile(), f.name())) {
+                  s = r.arrowSchema();
+                }
+                return new Footer(s, f.sha256());
+              }));
+    }
+    List<Footer> out = new ArrayList<>();
+    for (Future<Footer> fu : futures) {
+      out.add(await(fu));
+    }
+    return out;
+  }
+
+  private static <T> T await(Future<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      throw new IOException(c);
+    }
+  }
+
+  private static long pipeline(
+      List<SourceFile> inputs,
+      DatasetWriter writer,
+      ExecutorService pool,
+      BufferAllocator allocator,
+      ConvertOptions options)
+      throws IOException {
+    List<BlockingQueue<Object>> queues = new ArrayList<>();
+    List<Future<?>> workers = new ArrayList<>();
+    for (SourceFile f : inputs) {
+      BlockingQueue<Object> q = new ArrayBlockingQueue<>(QUEUE);
+      queues.add(q);
+      workers.add(pool.submit(() -> decode(f, allocator, options, q)));
+    }
+    long rows = 0;
+    try {
+      for (BlockingQueue<Object> q : queues) {
+        while (true) {
+          Object item = q.take();
+          if (item == END) {
+            break;
+          }
+          if (item instanceof Throwable) {
+            throw rethrow((Throwable) item);
+          }
+          try (VectorSchemaRoot batch = (VectorSchemaRoot) item) {
+            writer.write(batch);
+            rows += batch.getRowCount();
+          }
+        }
+      }
+      return rows;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
+    } finally {
+      workers.forEach(w -> w.cancel(true));
+      pool.shutdownNow();
+      try {
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      // Batches decoded but never written: free them (a failure or an interrupt got here).
+      for (BlockingQueue<Object> q : queues) {
+        for (Object o : q) {
+          if (o instanceof VectorSchemaRoot) {
+            ((VectorSchemaRoot) o).close();
+          }
+        }
+      }
+    }
+  }
+
+  private static void decode(
+      SourceFile f, BufferAllocator allocator, ConvertOptions options, BlockingQueue<Object> q) {
+    try {
+      try (ParquetBatchReader r = ParquetBatchReader.open(f.inputFile(), f.name())) {
+        r.read(
+            allocator,
+            options.batchRows(),
+            options.batchBytes(),
+            batch -> {
+              try {
+                q.put(batch);
+              } catch (InterruptedException e) {
+                batch.close();
+                throw e;
+              }
+            },
+            options.progress());
+      }
+      q.put(END);
+    } catch (InterruptedException e) {
+      // Cancelled: the writer stopped reading.
+    } catch (Throwable e) {
+      Throwable reported =
+          e instanceof IOException
+              ? e
+              : new InputException(f.name(), ParquetBatchReader.oneLine(e), e);
+      try {
+        q.put(reported);
+      } catch (InterruptedException ie) {
+        // Cancelled meanwhile.
+      }
+    }
+  }
+
+  private static IOException rethrow(Throwable t) {
+    if (t instanceof IOException) {
+      return (IOException) t;
+    }
+    return new IOException(t);
+  }
+}

@@ -1,0 +1,50 @@
+package dev.riffle.convert;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** The first difference between two inputs' schemas, worded for an error message. */
+final class SchemaDiff {
+  private SchemaDiff() {}
+
+  /**
+   * @return null if the schemas are equal
+   */
+  static String first(Schema expected, Schema actual, String expectedName) {
+    Map<String, Field> want = new LinkedHashMap<>();
+    expected.getFields().forEach(f -> want.put(f.getName(), f));
+    Map<String, Field> have = new LinkedHashMap<>();
+    actual.getFields().forEach(f -> have.put(f.getName(), f));
+    for (Field w : want.values()) {
+      Field h = have.get(w.getName());
+      if (h == null) {
+        return "field '" + w.getName() + "' is missing (it is in " + expectedName + ")";
+      }
+      if (!h.equals(w)) {
+        return "field '"
+            + w.getName()
+            + "' is "
+            + describe(h)
+            + " here but "
+            + describe(w)
+            + " in "
+            + expectedName;
+      }
+    }
+    for (Field h : have.values()) {
+      if (!want.containsKey(h.getName())) {
+        return "field '" + h.getName() + "' is not in " + expectedName;
+      }
+    }
+    if (!expected.getFields().equals(actual.getFields())) {
+      return "the fields are in another order than in " + expectedName;
+    }
+    return null;
+  }
+
+  private static String describe(Field f) {
+    return f.toString().replaceFirst("^[^:]*: ", "");
+  }
+}

@@ -1,0 +1,74 @@
+package dev.riffle.convert;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+
+/**
+ * One input file, local or on a Hadoop file system, as the converters read it: through a Parquet
+ * {@link InputFile}, or as a plain stream (hashing, Arrow IPC).
+ *
+ * @param name the path or URI, as shown in messages and recorded in the provenance
+ */
+public record SourceFile(
+    String name, long length, Path localPath, FileStatus status, Configuration conf) {
+
+  /** A local file. */
+  public static SourceFile local(Path path) throws IOException {
+    return new SourceFile(path.toString(), Files.size(path), path, null, null);
+  }
+
+  /** A file on a Hadoop file system. */
+  public static SourceFile hadoop(FileStatus status, Configuration conf) {
+    return new SourceFile(status.getPath().toString(), status.getLen(), null, status, conf);
+  }
+
+  /** The file for parquet-mr: Hadoop-free for local files. */
+  InputFile inputFile() throws IOException {
+    return localPath != null
+        ? new LocalInputFile(localPath)
+        : HadoopInputFile.fromStatus(status, conf);
+  }
+
+  /** A sequential stream over the whole file. */
+  public InputStream open() throws IOException {
+    if (localPath != null) {
+      return Files.newInputStream(localPath);
+    }
+    FileSystem fs = status.getPath().getFileSystem(conf);
+    return fs.open(status.getPath());
+  }
+
+  /** The SHA-256 of the content, hex, for the provenance. */
+  public String sha256() throws IOException {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+    try (InputStream in = new DigestInputStream(open(), md)) {
+      byte[] buf = new byte[1 << 20];
+      while (in.read(buf) >= 0) {
+        // Only the digest matters.
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,140 @@
+package dev.riffle.convert;
+
+import dev.riffle.s3.HadoopStorage;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * Expands what the user named into input files: files, directories (every file below, except hidden
+ * ones and markers such as {@code _SUCCESS} and {@code .crc}), and globs, locally or on any Hadoop
+ * file system ({@code s3a://}, {@code hdfs://}). The order is the order of the arguments, then by
+ * name, so that a conversion is reproducible.
+ */
+public final class SourceFiles {
+  private SourceFiles() {}
+
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:");
+
+  /**
+   * @param hadoopOverrides Hadoop keys applied over {@link HadoopStorage#fromEnvironment()}
+   * @throws NoSuchFileException if an argument names nothing
+   */
+  public static List<SourceFile> expand(List<String> specs, Map<String, String> hadoopOverrides)
+      throws IOException {
+    List<SourceFile> out = new ArrayList<>();
+    Configuration conf = null;
+    for (String spec : specs) {
+      List<SourceFile> found;
+      if (SCHEME.matcher(spec).find() && !spec.startsWith("file:")) {
+        if (conf == null) {
+          conf = HadoopStorage.fromEnvironment();
+          hadoopOverrides.forEach(conf::set);
+        }
+        found = hadoop(spec, conf);
+      } else {
+        found =
+            local(spec.startsWith("file:") ? Path.of(java.net.URI.create(spec)).toString() : spec);
+      }
+      if (found.isEmpty()) {
+        throw new NoSuchFileException(spec, null, "no input files there");
+      }
+      out.addAll(found);
+    }
+    return out;
+  }
+
+  private static boolean isGlob(String s) {
+    return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
+  }
+
+  private static boolean visible(String fileName) {
+    return !fileName.startsWith(".") && !fileName.startsWith("_") && !fileName.endsWith(".crc");
+  }
+
+  private static List<SourceFile> local(String spec) throws IOException {
+    List<Path> paths = new ArrayList<>();
+    if (isGlob(spec)) {
+      // Walk from the deepest directory without glob characters.
+      int cut = spec.length();
+      for (char c : new char[] {'*', '?', '[', '{'}) {
+        int i = spec.indexOf(c);
+        if (i >= 0) {
+          cut = Math.min(cut, i);
+        }
+      }
+      int slash = spec.lastIndexOf('/', cut);
+      Path base = Path.of(slash < 0 ? "." : spec.substring(0, Math.max(1, slash)));
+      PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + spec);
+      if (Files.isDirectory(base)) {
+        try (Stream<Path> s = Files.walk(base)) {
+          s.filter(Files::isRegularFile)
+              .filter(p -> m.matches(slash < 0 ? base.relativize(p) : p))
+              .forEach(paths::add);
+        }
+      }
+    } else {
+      Path p = Path.of(spec);
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.walk(p)) {
+          s.filter(Files::isRegularFile)
+              .filter(f -> visible(f.getFileName().toString()))
+              .forEach(paths::add);
+        }
+      } else if (Files.isRegularFile(p)) {
+        paths.add(p);
+      } else {
+        throw new NoSuchFileException(spec);
+      }
+    }
+    paths.sort(Comparator.comparing(Path::toString));
+    List<SourceFile> out = new ArrayList<>();
+    for (Path p : paths) {
+      out.add(SourceFile.local(p));
+    }
+    return out;
+  }
+
+  private static List<SourceFile> hadoop(String spec, Configuration conf) throws IOException {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(spec);
+    FileSystem fs = path.getFileSystem(conf);
+    FileStatus[] matched = fs.globStatus(path);
+    if (matched == null) {
+      throw new NoSuchFileException(spec);
+    }
+    List<FileStatus> files = new ArrayList<>();
+    for (FileStatus st : matched) {
+      if (st.isDirectory()) {
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(st.getPath(), true);
+        while (it.hasNext()) {
+          LocatedFileStatus f = it.next();
+          if (f.isFile() && visible(f.getPath().getName())) {
+            files.add(f);
+          }
+        }
+      } else {
+        files.add(st);
+      }
+    }
+    files.sort(Comparator.comparing(f -> f.getPath().toString()));
+    List<SourceFile> out = new ArrayList<>();
+    for (FileStatus f : files) {
+      out.add(SourceFile.hadoop(f, conf));
+    }
+    return out;
+  }
+}
