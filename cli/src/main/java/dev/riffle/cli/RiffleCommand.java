@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
       GcCommand.class,
       ConvertCommand.class,
       ExportCommand.class,
-      DemoCommand.class
+      DemoCommand.class,
+      StageCommand.class
     })
 public final class RiffleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -47,7 +48,7 @@ public final class RiffleCommand implements Callable<Integer> {
     throw new ParameterException(
         spec.commandLine(),
         "missing command: one of inspect, take, scan, generate, ls, info, validate, split, gc,"
-            + " convert, export, demo");
+            + " convert, export, demo, stage");
   }
 
   /** Reads the version from the jar manifest, which is absent when run from classes. */

@@ -1,0 +1,187 @@
+package dev.riffle.cli;
+
+import dev.riffle.format.io.Storage;
+import dev.riffle.s3.stage.SnapshotStager;
+import dev.riffle.s3.stage.StageListener;
+import dev.riffle.s3.stage.StageOptions;
+import dev.riffle.s3.stage.StageReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code riffle stage URI[@v] --cache DIR}: downloads a dataset version into a local cache (see
+ * {@link SnapshotStager}) and prints where its view is, so that other commands can read it from
+ * local disk. Progress (bytes, rate, ETA) goes to stderr on a terminal only; the final report to
+ * stdout, as text or with {@code --json} one JSON object.
+ */
+@Command(
+    name = "stage",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Download a dataset version into a local cache directory shared by processes:"
+          + " content-addressed blobs (verified length and SHA-256) plus a view of the version"
+          + " that every command reads like a local dataset.",
+      "Interrupted stages resume without fetching verified files again; a view is usable only"
+          + " once complete. Prints the view directory and what was done."
+    })
+public final class StageCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "URI[@VERSION]",
+      description = "A dataset, optionally with @VERSION (default: the latest).")
+  String location;
+
+  @Option(
+      names = "--cache",
+      required = true,
+      paramLabel = "DIR",
+      description = "The cache directory (created if missing); keep it on a local disk.")
+  Path cache;
+
+  @Option(
+      names = "--parts-mib",
+      paramLabel = "N",
+      description = "MiB per ranged read (default: ${DEFAULT-VALUE}).")
+  int partsMib = StageOptions.DEFAULT_PART_BYTES >> 20;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "T",
+      description = "Ranged reads in flight (default: ${DEFAULT-VALUE}).")
+  int threads = StageOptions.DEFAULT_THREADS;
+
+  @Option(names = "--json", description = "Print the report as one JSON object.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    if (partsMib < 1 || partsMib > 1024) {
+      throw new IllegalArgumentException("--parts-mib must be in [1, 1024], not " + partsMib);
+    }
+    StageOptions options =
+        StageOptions.defaults().withPartBytes(partsMib << 20).withThreads(threads);
+    Locations.Location loc = Locations.parse(location);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    StageReport r;
+    try (Storage storage = Locations.openDataset(loc, "stage")) {
+      long version = Locations.version(storage, loc);
+      ProgressListener progress = new ProgressListener(err);
+      r = new SnapshotStager(cache, options).stage(storage, version, progress);
+      progress.done();
+    }
+    if (json) {
+      out.println(Json.MAPPER.writeValueAsString(toJson(r)));
+    } else {
+      out.println(r.view());
+      out.println(
+          (r.alreadyComplete() ? "already staged: " : "staged: ")
+              + "version "
+              + r.version()
+              + " of "
+              + r.source()
+              + ", "
+              + ValidateCommand.count(r.files(), "file")
+              + ", "
+              + r.bytes()
+              + " bytes");
+      if (!r.alreadyComplete()) {
+        out.println(
+            String.format(
+                Locale.ROOT,
+                "downloaded %d files, %d bytes in %.2f s (%.1f MB/s); reused %d; %d retries",
+                r.filesDownloaded(),
+                r.bytesDownloaded(),
+                r.seconds(),
+                r.megabytesPerSecond(),
+                r.filesReused(),
+                r.retries()));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  static Map<String, Object> toJson(StageReport r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("source", r.source());
+    m.put("version", r.version());
+    m.put("snapshotId", r.snapshotId());
+    m.put("view", r.view().toString());
+    m.put("files", r.files());
+    m.put("bytes", r.bytes());
+    m.put("filesDownloaded", r.filesDownloaded());
+    m.put("bytesDownloaded", r.bytesDownloaded());
+    m.put("filesReused", r.filesReused());
+    m.put("retries", r.retries());
+    m.put("bytesRefetched", r.bytesRefetched());
+    m.put("alreadyComplete", r.alreadyComplete());
+    m.put("seconds", r.seconds());
+    m.put("megabytesPerSecond", r.megabytesPerSecond());
+    return m;
+  }
+
+  /** Bytes, rate and ETA on one redrawn stderr line, through {@link Progress}. */
+  private static final class ProgressListener implements StageListener {
+    private final PrintWriter err;
+    private volatile Progress progress;
+    private final long startNanos = System.nanoTime();
+
+    ProgressListener(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public void started(int files, long totalBytes) {
+      progress =
+          new Progress(
+              err,
+              "stage",
+              totalBytes,
+              System.console() != null,
+              done -> describe(done, totalBytes, (System.nanoTime() - startNanos) / 1e9));
+    }
+
+    @Override
+    public void progressed(long bytesDone) {
+      Progress p = progress;
+      if (p != null) {
+        p.update(bytesDone);
+      }
+    }
+
+    void done() {
+      Progress p = progress;
+      if (p != null) {
+        p.done();
+      }
+    }
+  }
+
+  /** E.g. "1.2 GiB / 4.0 GiB (30%), 512.0 MB/s, ETA 6 s". */
+  static String describe(long done, long total, double seconds) {
+    double rate = seconds > 0 ? done / seconds : 0;
+    String eta = rate > 0 ? String.format(Locale.ROOT, "%.0f s", (total - done) / rate) : "?";
+    return InspectCommand.humanBytes(done)
+        + " / "
+        + InspectCommand.humanBytes(total)
+        + " ("
+        + (total == 0 ? 100 : 100 * done / total)
+        + "%), "
+        + String.format(Locale.ROOT, "%.1f MB/s", rate / 1e6)
+        + ", ETA "
+        + eta;
+  }
+}

@@ -1,0 +1,99 @@
+package dev.riffle.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.LocalStorage;
+import dev.riffle.writer.DatasetOptions;
+import dev.riffle.writer.DatasetWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code riffle stage}: the report, the view other commands read, reuse, and errors. */
+class StageCommandTest {
+  @TempDir Path dir;
+  Path source;
+  Manifest manifest;
+
+  @BeforeEach
+  void writeDataset() throws Exception {
+    source = dir.resolve("ds");
+    Schema schema =
+        new Schema(
+            List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
+    try (BufferAllocator a = new RootAllocator();
+        DatasetWriter w =
+            DatasetWriter.create(
+                new LocalStorage(source), schema, null, DatasetOptions.defaults());
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, a)) {
+      BigIntVector x = (BigIntVector) root.getVector("x");
+      x.allocateNew(1000);
+      for (int i = 0; i < 1000; i++) {
+        x.set(i, i * 3L);
+      }
+      root.setRowCount(1000);
+      w.write(root);
+      manifest = w.publish();
+    }
+  }
+
+  @Test
+  void stagesThenReusesAndTheViewReadsAsADataset() throws Exception {
+    Path cache = dir.resolve("cache");
+    Cli.Result r =
+        Cli.ok("stage", source + "@1", "--cache", cache.toString(), "--json", "--parts-mib", "1");
+    JsonNode j = Json.MAPPER.readTree(r.out());
+    long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    assertThat(j.get("version").asLong()).isEqualTo(1);
+    assertThat(j.get("files").asInt()).isEqualTo(manifest.files().size());
+    assertThat(j.get("bytes").asLong()).isEqualTo(bytes);
+    assertThat(j.get("bytesDownloaded").asLong()).isEqualTo(bytes);
+    assertThat(j.get("filesReused").asInt()).isZero();
+    assertThat(j.get("alreadyComplete").asBoolean()).isFalse();
+    Path view = Path.of(j.get("view").asText());
+    assertThat(view.resolve("COMPLETE")).exists();
+    try (BufferAllocator a = new RootAllocator();
+        Dataset d = Dataset.open(new LocalStorage(view), a)) {
+      assertThat(d.rowCount()).isEqualTo(1000);
+    }
+    // Other commands read the view like any local dataset.
+    assertThat(Cli.ok("validate", view.toString()).out()).startsWith("OK: version 1");
+
+    Cli.Result again = Cli.ok("stage", source.toString(), "--cache", cache.toString());
+    assertThat(again.outLines().get(0)).isEqualTo(view.toString());
+    assertThat(again.outLines().get(1)).startsWith("already staged: version 1 of ");
+    assertThat(Files.list(cache.resolve("tmp")).count()).isZero();
+  }
+
+  @Test
+  void unknownVersionAndBadOptionsAreErrors() {
+    Cli.Result r = Cli.run("stage", source + "@7", "--cache", dir.resolve("c").toString());
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.err()).startsWith("riffle: ").contains("no version 7");
+    Cli.Result bad =
+        Cli.run(
+            "stage", source.toString(), "--cache", dir.resolve("c").toString(), "--threads", "0");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(Cli.run("stage", source.toString()).exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void progressLineShowsBytesRateAndEta() {
+    assertThat(StageCommand.describe(1 << 20, 4 << 20, 1.0))
+        .isEqualTo("1.0 MiB / 4.0 MiB (25%), 1.0 MB/s, ETA 3 s");
+  }
+}

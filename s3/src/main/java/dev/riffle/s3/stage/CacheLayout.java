@@ -1,0 +1,140 @@
+package dev.riffle.s3.stage;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+/**
+ * Where things are in a staging cache directory.
+ *
+ * <pre>
+ * CACHE/blobs/&lt;sha256&gt;                          a verified file, named by the SHA-256 of its bytes;
+ *                                                read-only, never modified, only evicted
+ * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/data/&lt;name&gt;    hard links to blobs (a copy where links fail)
+ * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/_versions/…   the version's manifest, byte for byte
+ * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/COMPLETE      written last: the view is served only if present
+ * CACHE/tmp/&lt;sha256&gt;.&lt;pid&gt;.&lt;random&gt;.part        downloads in progress, unique per writer
+ * CACHE/locks/&lt;key&gt;.lock                       OS file locks (single-flight per blob / view)
+ * </pre>
+ *
+ * {@code <id>} is the manifest's {@code datasetId} (or {@code uri-<hash>} of the dataset URI when
+ * the id is unusable as a file name); {@code <version>} is the decimal version. Nothing in the
+ * cache is trusted unless it got there by an atomic move after verification, so a crash at any
+ * point leaves only {@code tmp/} and lock files behind, and those are reclaimed by the next stage.
+ */
+public final class CacheLayout {
+  public static final String BLOBS_DIR = "blobs";
+  public static final String SNAPSHOTS_DIR = "snapshots";
+  public static final String TMP_DIR = "tmp";
+  public static final String LOCKS_DIR = "locks";
+  public static final String COMPLETE = "COMPLETE";
+  public static final String PART_SUFFIX = ".part";
+
+  private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+  private final Path root;
+
+  /** A layout under {@code root}, which is created (with its subdirectories) if missing. */
+  public CacheLayout(Path root) throws IOException {
+    Files.createDirectories(root);
+    // The real path keys the in-JVM lock map, so two spellings of one cache share locks.
+    this.root = root.toRealPath();
+    for (String d : new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR}) {
+      Files.createDirectories(this.root.resolve(d));
+    }
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path blobsDir() {
+    return root.resolve(BLOBS_DIR);
+  }
+
+  public Path tmpDir() {
+    return root.resolve(TMP_DIR);
+  }
+
+  /** The verified blob with this SHA-256 (which may not exist). */
+  public Path blob(String sha256) {
+    if (!SHA256.matcher(sha256).matches()) {
+      throw new IllegalArgumentException("not a lower-case hex SHA-256: " + sha256);
+    }
+    return blobsDir().resolve(sha256);
+  }
+
+  /** The view directory of one snapshot version. */
+  public Path view(String snapshotId, long version) {
+    return root.resolve(SNAPSHOTS_DIR).resolve(snapshotId).resolve(Long.toString(version));
+  }
+
+  /** A fresh, unique temporary file name for downloading a blob (not created). */
+  Path newTemp(String sha256) {
+    return tmpDir()
+        .resolve(
+            sha256
+                + "."
+                + ProcessHandle.current().pid()
+                + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + PART_SUFFIX);
+  }
+
+  Path lockFile(String key) {
+    return root.resolve(LOCKS_DIR).resolve(key + ".lock");
+  }
+
+  /** The pid that wrote a temporary file, or -1 if the name is not one of ours. */
+  static long ownerOf(Path temp) {
+    String[] parts = temp.getFileName().toString().split("\\.");
+    if (parts.length != 4 || !("." + parts[3]).equals(PART_SUFFIX)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(parts[1]);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The directory name for a dataset: its id when that is a safe file name, else a hash of its URI.
+   */
+  public static String snapshotId(String datasetId, String uri) {
+    if (datasetId != null && SAFE_ID.matcher(datasetId).matches()) {
+      return datasetId;
+    }
+    return "uri-" + sha256Hex(uri.getBytes(StandardCharsets.UTF_8)).substring(0, 24);
+  }
+
+  static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256().digest(bytes));
+  }
+
+  static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  /** Makes new directory entries durable (Linux allows fsync on a directory). */
+  static void syncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some file systems refuse to open directories; the entry is then as durable as they make it.
+    }
+  }
+}

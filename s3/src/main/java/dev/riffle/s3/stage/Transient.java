@@ -1,0 +1,39 @@
+package dev.riffle.s3.stage;
+
+import dev.riffle.format.CorruptFileException;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+
+/** Which read errors are worth a retry. */
+final class Transient {
+  private Transient() {}
+
+  /**
+   * Network and server errors are transient; a missing, short, corrupt or forbidden object is not
+   * (retrying cannot change the answer), nor is an interrupt of this thread. Socket timeouts are
+   * {@link InterruptedIOException}s too, so only a set interrupt flag makes one permanent.
+   */
+  static boolean isTransient(IOException e) {
+    // S3A reports a connection the server dropped as HttpChannelEOFException, an EOFException:
+    // a network error, unlike a read past the end. Matched by name so S3A classes load only
+    // where S3A is used.
+    if (e.getClass().getName().equals("org.apache.hadoop.fs.s3a.HttpChannelEOFException")) {
+      return true;
+    }
+    if (e instanceof NoSuchFileException
+        || e instanceof FileNotFoundException
+        || e instanceof EOFException
+        || e instanceof CorruptFileException
+        || e instanceof AccessDeniedException) {
+      return false;
+    }
+    if (e instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
+      return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.riffle.s3.stage;
+
+import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.io.Storage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A storage that counts what is read through it and, on request, fails or slows reads: for
+ * single-flight counts and retry tests without a network.
+ */
+final class FaultyStorage implements Storage {
+  private final Storage inner;
+  final AtomicLong bytesRead = new AtomicLong();
+  final AtomicInteger reads = new AtomicInteger();
+  final AtomicInteger failures = new AtomicInteger();
+
+  /** Every n-th read fails with a transient error (0: none). */
+  volatile int failEvery;
+
+  /** Every read fails with a transient error. */
+  volatile boolean alwaysFail;
+
+  /** Sleep before each read, to make downloads overlap. */
+  volatile long delayMillis;
+
+  FaultyStorage(Storage inner) {
+    this.inner = inner;
+  }
+
+  @Override
+  public String uri() {
+    return inner.uri();
+  }
+
+  @Override
+  public RandomAccessSource open(String path) throws IOException {
+    RandomAccessSource s = inner.open(path);
+    return new RandomAccessSource() {
+      @Override
+      public String name() {
+        return s.name();
+      }
+
+      @Override
+      public long length() throws IOException {
+        return s.length();
+      }
+
+      @Override
+      public void readFully(long offset, ByteBuffer dst) throws IOException {
+        int n = reads.incrementAndGet();
+        if (delayMillis > 0) {
+          try {
+            Thread.sleep(delayMillis);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException();
+          }
+        }
+        if (alwaysFail || (failEvery > 0 && n % failEvery == 0)) {
+          failures.incrementAndGet();
+          // Half the part arrives before the connection "drops", as it would on a network.
+          int half = dst.remaining() / 2;
+          ByteBuffer head = dst.duplicate();
+          head.limit(head.position() + half);
+          s.readFully(offset, head);
+          dst.position(head.position());
+          throw new java.net.SocketException("Connection reset (injected, read " + n + ")");
+        }
+        int before = dst.remaining();
+        s.readFully(offset, dst);
+        bytesRead.addAndGet(before);
+      }
+
+      @Override
+      public void close() throws IOException {
+        s.close();
+      }
+    };
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    return inner.create(path);
+  }
+
+  @Override
+  public void createIfAbsent(String path, byte[] content) throws IOException {
+    inner.createIfAbsent(path, content);
+  }
+
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    return inner.readAll(path);
+  }
+
+  @Override
+  public List<String> list(String directory) throws IOException {
+    return inner.list(directory);
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    return inner.exists(path);
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    return inner.length(path);
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    inner.delete(path);
+  }
+
+  @Override
+  public void close() throws IOException {
+    inner.close();
+  }
+}

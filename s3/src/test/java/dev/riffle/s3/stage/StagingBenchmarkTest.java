@@ -1,0 +1,209 @@
+package dev.riffle.s3.stage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.s3.HadoopStorage;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Staging throughput against the raw parallel GET throughput of the same server, same client (S3A),
+ * same part size and thread count, measured in one run, alternating. Runs only with {@code
+ * RIFFLE_BENCH=1} (and the local S3 server); prints a Markdown table for {@code
+ * benchmarks/results/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code RIFFLE_BENCH_MIB}.
+ */
+class StagingBenchmarkTest {
+  @TempDir Path dir;
+
+  @Test
+  void stagingVersusRawParallelGet() throws Exception {
+    Assumptions.assumeTrue("1".equals(System.getenv("RIFFLE_BENCH")), "set RIFFLE_BENCH=1");
+    URI endpoint = LocalS3.endpoint();
+    int files = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_FILES", "8"));
+    int mib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_MIB", "64"));
+    int threads = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_THREADS", "16"));
+    int partMib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_PART_MIB", "8"));
+    Configuration conf =
+        HadoopStorage.s3aConfiguration(
+            endpoint.toString(),
+            "us-east-1",
+            LocalS3.settings().get("RIFFLE_S3_ACCESS_KEY"),
+            LocalS3.settings().get("RIFFLE_S3_SECRET_KEY"));
+    conf.set("fs.s3a.connection.maximum", Integer.toString(threads * 4));
+    String uri =
+        "s3a://"
+            + LocalS3.bucket()
+            + "/staging-bench/"
+            + System.currentTimeMillis()
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
+    StringBuilder md = new StringBuilder();
+    try (HadoopStorage s = new HadoopStorage(uri, conf)) {
+      Manifest v1 = TestDatasets.write(s, 8192, 1 << 20, 1);
+      List<Manifest.DataFile> big = new ArrayList<>();
+      SplittableRandom r = new SplittableRandom(7);
+      byte[] bytes = new byte[mib << 20];
+      for (int i = 0; i < files; i++) {
+        for (int j = 0; j < bytes.length; j += 8) {
+          long v = r.nextLong();
+          for (int k = 0; k < 8; k++) {
+            bytes[j + k] = (byte) (v >>> (8 * k));
+          }
+        }
+        String path = String.format(Locale.ROOT, "data/bench%04d.riffle", i);
+        try (OutputStream out = s.create(path)) {
+          out.write(bytes);
+        }
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        big.add(new Manifest.DataFile(path, bytes.length, sha, 0, 0));
+      }
+      // Version 2 names only the big objects (not Riffle files: staging never parses them).
+      Manifest v2 =
+          new Manifest(
+              1,
+              v1.datasetId(),
+              2,
+              1L,
+              v1.createdAt(),
+              v1.schema(),
+              big,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null);
+      s.createIfAbsent(Manifest.path(2), ManifestCodec.write(v2));
+      long total = (long) files * bytes.length;
+
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "%d objects × %d MiB = %d MiB, %d threads, %d MiB parts, S3A classic stream,"
+                  + " cache in %s%n%n"
+                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | retries |%n"
+                  + "|---|---|---|---|---|%n",
+              files,
+              mib,
+              total >> 20,
+              threads,
+              partMib,
+              System.getenv().getOrDefault("RIFFLE_BENCH_CACHE", "a @TempDir on the local disk")));
+      List<Double> ratios = new ArrayList<>();
+      for (int round = 1; round <= 3; round++) {
+        double raw = rawParallelGet(s, big, threads, partMib << 20);
+        // RIFFLE_BENCH_CACHE (e.g. /dev/shm/x) takes the local disk out of the measurement.
+        String base = System.getenv("RIFFLE_BENCH_CACHE");
+        Path cache = (base != null ? Path.of(base) : dir).resolve("cache" + round);
+        StageReport rep =
+            new SnapshotStager(
+                    cache,
+                    StageOptions.defaults().withThreads(threads).withPartBytes(partMib << 20))
+                .stage(s, 2);
+        assertThat(rep.bytesDownloaded()).isEqualTo(total);
+        double staged = rep.megabytesPerSecond();
+        ratios.add(staged / raw);
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "| %d | %.1f | %.1f | %.2f | %d |%n",
+                round,
+                raw,
+                staged,
+                staged / raw,
+                rep.retries()));
+        deleteTree(cache);
+      }
+      ratios.sort(null);
+      md.append(String.format(Locale.ROOT, "%nmedian ratio %.2f%n", ratios.get(ratios.size() / 2)));
+      s.fileSystem().delete(s.root(), true);
+    }
+    System.out.println(md);
+    Path out = Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/staging-bench.md"));
+    Files.writeString(out, md.toString());
+  }
+
+  /** The same ranged reads as staging, in the same thread count, into memory only: MB/s. */
+  static double rawParallelGet(
+      HadoopStorage s, List<Manifest.DataFile> files, int threads, int partBytes) throws Exception {
+    List<long[]> parts = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      for (long off = 0; off < files.get(i).byteLength(); off += partBytes) {
+        parts.add(new long[] {i, off, Math.min(partBytes, files.get(i).byteLength() - off)});
+      }
+    }
+    AtomicInteger next = new AtomicInteger();
+    AtomicLong bytes = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long t0 = System.nanoTime();
+    try {
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        fs.add(
+            pool.submit(
+                () -> {
+                  ByteBuffer buf = ByteBuffer.allocate(partBytes);
+                  // One stream per thread and object, as staging's source pool keeps.
+                  RandomAccessSource[] open = new RandomAccessSource[files.size()];
+                  try {
+                    int k;
+                    while ((k = next.getAndIncrement()) < parts.size()) {
+                      long[] p = parts.get(k);
+                      int f = (int) p[0];
+                      if (open[f] == null) {
+                        open[f] = s.open(files.get(f).path());
+                      }
+                      buf.clear().limit((int) p[2]);
+                      open[f].readFully(p[1], buf);
+                      bytes.addAndGet(p[2]);
+                    }
+                  } finally {
+                    for (RandomAccessSource src : open) {
+                      if (src != null) {
+                        src.close();
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : fs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return bytes.get() / ((System.nanoTime() - t0) / 1e9) / 1e6;
+  }
+
+  private static void deleteTree(Path p) throws java.io.IOException {
+    try (var w = Files.walk(p)) {
+      for (Path x : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        x.toFile().setWritable(true);
+        Files.deleteIfExists(x);
+      }
+    }
+  }
+}
