@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       GcCommand.class,
       ConvertCommand.class,
       ExportCommand.class,
+      LoadCommand.class,
       DemoCommand.class,
       StageCommand.class
     })
@@ -48,7 +49,7 @@ public final class RiffleCommand implements Callable<Integer> {
     throw new ParameterException(
         spec.commandLine(),
         "missing command: one of inspect, take, scan, generate, ls, info, validate, split, gc,"
-            + " convert, export, demo, stage");
+            + " convert, export, load, stage, demo");
   }
 
   /** Reads the version from the jar manifest, which is absent when run from classes. */

@@ -1,0 +1,286 @@
+package dev.riffle.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.loader.diversity.DiversityContract;
+import dev.riffle.loader.diversity.DiversityModel;
+import dev.riffle.loader.pipeline.Loader;
+import dev.riffle.loader.pipeline.LoaderMetrics;
+import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.pipeline.RowBytes;
+import dev.riffle.loader.plan.BlockShuffle;
+import dev.riffle.loader.plan.RollingPool;
+import dev.riffle.loader.plan.Sampler;
+import dev.riffle.loader.plan.Sequential;
+import dev.riffle.loader.plan.Tail;
+import dev.riffle.loader.plan.TrueRandom;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code riffle load URI[@v] --sampler block --block 16 --fetch 256 --batch 64 ...}: runs the
+ * loader over a dataset as a training loop would (every batch is read, gathered and closed) and
+ * reports throughput, reads, stall time, realised diversity against the model, and coverage.
+ */
+@Command(
+    name = "load",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the minibatch loader over a dataset and report samples/s, bytes/s, reads, stall time,"
+          + " realised pair collision π̂₂ (vs the model), m_eff/m, distinct blocks per batch,"
+          + " label entropy and TV distance (with --label), and exactly-once coverage.",
+      "--batch is the global batch G; rank r of W gets G/W rows of each batch."
+    })
+public final class LoadCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "URI[@VERSION]", description = "A dataset.")
+  String location;
+
+  @Option(
+      names = "--sampler",
+      defaultValue = "block",
+      description = "sequential, random, block, deal or pool (default: ${DEFAULT-VALUE}).")
+  String sampler;
+
+  @Option(names = "--block", defaultValue = "16", description = "Block rows b.")
+  int block;
+
+  @Option(names = "--fetch", defaultValue = "256", description = "Fetch factor f (batches).")
+  int fetch;
+
+  @Option(names = "--pool", description = "Pool rows R (pool sampler; default G·f).")
+  Long pool;
+
+  @Option(names = "--jitter", defaultValue = "0.25", description = "Per-epoch block jitter.")
+  double jitter;
+
+  @Option(names = "--batch", defaultValue = "64", description = "Global batch rows G.")
+  int batch;
+
+  @Option(names = "--label", description = "Categorical column for label diversity.")
+  String label;
+
+  @Option(names = "--columns", split = ",", description = "Columns to read (default: all).")
+  List<String> columns;
+
+  @Option(names = "--split", description = "A split to load (default: all live rows).")
+  String split;
+
+  @Option(names = "--epochs", defaultValue = "1", description = "Epochs.")
+  long epochs;
+
+  @Option(names = "--seed", defaultValue = "0", description = "Seed of the plan.")
+  long seed;
+
+  @Option(names = "--rank", defaultValue = "0", description = "This rank r.")
+  int rank;
+
+  @Option(names = "--world", defaultValue = "1", description = "World size W (divides G).")
+  int world;
+
+  @Option(names = "--drop-last", description = "Drop the last partial batch instead of padding.")
+  boolean dropLast;
+
+  @Option(names = "--threads", defaultValue = "2", description = "I/O threads.")
+  int threads;
+
+  @Option(names = "--in-flight", defaultValue = "2", description = "Fetches read ahead.")
+  int inFlight;
+
+  @Option(names = "--memory-mb", defaultValue = "1024", description = "Prefetch budget, MiB.")
+  long memoryMb;
+
+  @Option(
+      names = "--min-meff",
+      description = "Diversity contract m_eff/m ≥ γ: derive --fetch (block) or --pool from it.")
+  Double minMeff;
+
+  @Option(names = "--max-pi2", description = "Diversity contract π₂ ≤ ε (instead of --min-meff).")
+  Double maxPi2;
+
+  @Option(names = "--json", description = "Print the report as one JSON object.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    Locations.Location loc = Locations.parse(location);
+    try (OpenedDataset opened = OpenedDataset.open(loc, "load")) {
+      Dataset d = opened.dataset();
+      opened.checkColumns(columns);
+      DatasetView view = split == null ? d.all() : d.split(split);
+      long memory = memoryMb << 20;
+      long rowBytes = RowBytes.estimate(view, columns, 64);
+      DiversityContract contract =
+          maxPi2 != null
+              ? DiversityContract.pi2AtMost(maxPi2)
+              : minMeff != null ? DiversityContract.meffOverMAtLeast(minMeff) : null;
+      int maxBlock = (int) Math.floor(block * (1 + jitter));
+      if (contract != null && sampler.equals("pool")) {
+        pool = contract.poolRows(maxBlock, batch, world, rowBytes, memory, inFlight).windowRows();
+      } else if (contract != null) {
+        fetch =
+            (int)
+                contract
+                    .fetchFactor(maxBlock, batch, world, rowBytes, memory, inFlight)
+                    .fetchBatches();
+      }
+      Sampler s = sampler(fetch);
+      LoaderOptions o =
+          new LoaderOptions(
+              s,
+              batch,
+              seed,
+              epochs,
+              rank,
+              world,
+              dropLast ? Tail.DROP : Tail.PAD,
+              columns,
+              label,
+              threads,
+              inFlight,
+              memory);
+      PrintWriter err = spec.commandLine().getErr();
+      long perEpoch = dropLast ? view.rowCount() / batch : (view.rowCount() + batch - 1) / batch;
+      long total = epochs * perEpoch;
+      Progress progress =
+          new Progress(
+              err, "load", total, System.console() != null, n -> n + " / " + total + " batches");
+      List<LoaderMetrics> done = new ArrayList<>();
+      long start = System.nanoTime();
+      // Batches are the caller's: their own allocator, so a leak shows at close.
+      try (BufferAllocator allocator = new RootAllocator();
+          Loader loader = Loader.open(view, o, allocator)) {
+        long n = 0;
+        for (VectorSchemaRoot b = loader.next(); b != null; b = loader.next()) {
+          b.close();
+          progress.update(++n);
+        }
+        done.addAll(loader.epochMetrics());
+      }
+      long wall = System.nanoTime() - start;
+      progress.done();
+      report(s, o, done, rowBytes, wall);
+    }
+    return 0;
+  }
+
+  private Sampler sampler(int f) {
+    return switch (sampler) {
+      case "sequential" -> new Sequential(f, block);
+      case "random" -> new TrueRandom(f, block);
+      case "block" -> new BlockShuffle(block, f, jitter, false);
+      case "deal" -> new BlockShuffle(block, f, jitter, true);
+      case "pool" -> new RollingPool(block, pool != null ? pool : (long) batch * f, f, jitter);
+      default ->
+          throw new IllegalArgumentException(
+              "unknown sampler '" + sampler + "'; use sequential, random, block, deal or pool");
+    };
+  }
+
+  private void report(
+      Sampler s, LoaderOptions o, List<LoaderMetrics> epochs, long rowBytes, long wallNanos) {
+    long rows = 0;
+    long bytes = 0;
+    long reads = 0;
+    long stall = 0;
+    long runNanos = 0;
+    double pi2 = 0;
+    double distinct = 0;
+    double entropy = 0;
+    double tv = 0;
+    boolean exact = true;
+    for (LoaderMetrics m : epochs) {
+      rows += m.rows();
+      bytes += m.bytesRead();
+      reads += m.reads();
+      stall += m.stallNanos();
+      runNanos += m.wallNanos();
+      pi2 += m.diversity().pi2() / epochs.size();
+      distinct += m.diversity().distinctBlocksMean() / epochs.size();
+      entropy += m.diversity().labelEntropyMean() / epochs.size();
+      tv += m.diversity().tvMean() / epochs.size();
+      exact &= m.coverageExact();
+    }
+    int m = o.rankBatchRows();
+    double seconds = runNanos / 1e9;
+    double model = modelPi2(s, o.globalBatchRows());
+    ObjectNode r = Json.MAPPER.createObjectNode();
+    r.put("sampler", s.describe());
+    r.put("globalBatch", o.globalBatchRows());
+    r.put("rank", o.rank());
+    r.put("world", o.world());
+    r.put("epochs", epochs.size());
+    r.put("rows", rows);
+    r.put("seconds", seconds);
+    r.put("samplesPerSecond", seconds == 0 ? 0 : rows / seconds);
+    r.put("bytesPerSecond", seconds == 0 ? 0 : bytes / seconds);
+    r.put("bytesRead", bytes);
+    r.put("reads", reads);
+    r.put("stallSeconds", stall / 1e9);
+    r.put("bytesPerRowEstimate", rowBytes);
+    r.put("pi2", pi2);
+    r.put("pi2Model", model);
+    r.put("meffOverM", 1.0 / (1.0 + (m - 1) * pi2));
+    r.put("meffOverMModel", Double.isNaN(model) ? Double.NaN : DiversityModel.meffOverM(m, model));
+    r.put("distinctBlocksMean", distinct);
+    if (label != null) {
+      r.put("labelEntropyMean", entropy);
+      r.put("tvMean", tv);
+    }
+    r.put("coverageExact", exact);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(r.toString());
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%n",
+          s.describe(),
+          rows,
+          seconds,
+          seconds == 0 ? 0 : rows / seconds,
+          seconds == 0 ? 0 : bytes / seconds / 1e6,
+          reads,
+          stall / 1e9);
+      out.printf(
+          Locale.ROOT,
+          "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
+          pi2,
+          model,
+          1.0 / (1.0 + (m - 1) * pi2),
+          distinct,
+          label == null
+              ? ""
+              : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
+      out.printf("coverage: %s%n", exact ? "exactly once" : "NOT exactly once");
+    }
+    out.flush();
+  }
+
+  /** π₂ the model predicts for a batch of this rank, NaN where there is no closed form. */
+  private static double modelPi2(Sampler s, int globalBatch) {
+    if (s instanceof BlockShuffle b) {
+      return b.deal() && b.blockRows() <= b.fetchBatches()
+          ? 0
+          : DiversityModel.pi2(b.blockRows(), globalBatch, b.fetchBatches());
+    }
+    if (s instanceof RollingPool p) {
+      return DiversityModel.pi2Pool(p.blockRows(), p.poolRows());
+    }
+    return Double.NaN;
+  }
+}

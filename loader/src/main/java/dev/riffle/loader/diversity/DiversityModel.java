@@ -1,0 +1,110 @@
+package dev.riffle.loader.diversity;
+
+/**
+ * The exact diversity model of block shuffling with disjoint fetch windows (research brief §3): a
+ * batch of m rows is a uniform m-subset of a window of F = m·f rows made of K = F/b blocks of b
+ * rows.
+ */
+public final class DiversityModel {
+  private DiversityModel() {}
+
+  /**
+   * π₂ = (b−1)/(m·f−1): the probability that two rows of a batch share a block. Given one row,
+   * another is uniform over the other F−1 rows of the window, b−1 of which share its block.
+   */
+  public static double pi2(int blockRows, int batchRows, long fetchBatches) {
+    long window = (long) batchRows * fetchBatches;
+    if (window <= 1) {
+      return 0;
+    }
+    return Math.min(1.0, (blockRows - 1.0) / (window - 1.0));
+  }
+
+  /**
+   * π₂ of the staggered rolling pool of R rows ({@link dev.riffle.loader.plan.RollingPool}): half
+   * the pairs come from the same first-stage window, so (b−1)/(2(R−1)).
+   */
+  public static double pi2Pool(int blockRows, long poolRows) {
+    return poolRows <= 1 ? 0 : Math.min(1.0, (blockRows - 1.0) / (2.0 * (poolRows - 1)));
+  }
+
+  /** m_eff/m = 1/(1 + (m−1)·π₂): the design effect for a quantity constant within blocks (ρ=1). */
+  public static double meffOverM(int batchRows, double pi2) {
+    return 1.0 / (1.0 + (batchRows - 1) * pi2);
+  }
+
+  /**
+   * E[D], the expected number of distinct blocks in a batch: K·(1 − q) with q = C(F−b, m)/C(F, m) =
+   * ∏_{i<b} (F−m−i)/(F−i), the probability that the m-subset misses a given block.
+   */
+  public static double expectedDistinctBlocks(int blockRows, int batchRows, long fetchBatches) {
+    long window = (long) batchRows * fetchBatches;
+    double blocks = (double) window / blockRows;
+    double q = 1;
+    for (int i = 0; i < blockRows && q > 0; i++) {
+      double num = window - batchRows - i;
+      q = num <= 0 ? 0 : q * num / (window - i);
+    }
+    return Math.min(batchRows, blocks * (1 - q));
+  }
+
+  /**
+   * The smallest fetch factor f with (b−1)/(m·f−1) ≤ ε: f ≥ ((b−1)/ε + 1)/m (brief §8.1). For b = 1
+   * every f works.
+   */
+  public static long fetchFactorForPi2(int blockRows, int batchRows, double epsilon) {
+    if (blockRows <= 1) {
+      return 1;
+    }
+    long f = (long) Math.ceil(((blockRows - 1) / epsilon + 1) / batchRows);
+    // Guard against rounding just below the bound.
+    while (pi2(blockRows, batchRows, f) > epsilon) {
+      f++;
+    }
+    while (f > 1 && pi2(blockRows, batchRows, f - 1) <= epsilon) {
+      f--;
+    }
+    return Math.max(1, f);
+  }
+
+  /** The π₂ bound equivalent to m_eff/m ≥ γ: π₂ ≤ (1/γ − 1)/(m − 1). */
+  public static double pi2ForMeff(int batchRows, double gamma) {
+    return batchRows <= 1 ? 1 : (1 / gamma - 1) / (batchRows - 1);
+  }
+
+  /** The smallest f with E[D] ≥ d, or -1 if no f reaches it (d > m or d > what K can give). */
+  public static long fetchFactorForDistinct(int blockRows, int batchRows, double d) {
+    if (d > batchRows) {
+      return -1;
+    }
+    long hi = 1;
+    while (expectedDistinctBlocks(blockRows, batchRows, hi) < d) {
+      if (hi > (1L << 40)) {
+        return -1;
+      }
+      hi *= 2;
+    }
+    long lo = hi / 2 + 1;
+    if (hi == 1) {
+      return 1;
+    }
+    // E[D] grows with f: binary search in (hi/2, hi].
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      if (expectedDistinctBlocks(blockRows, batchRows, mid) >= d) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return hi;
+  }
+
+  /** The smallest pool R with (b−1)/(2(R−1)) ≤ ε. */
+  public static long poolRowsForPi2(int blockRows, double epsilon) {
+    if (blockRows <= 1) {
+      return 2;
+    }
+    return Math.max(2, (long) Math.ceil((blockRows - 1) / (2 * epsilon) + 1));
+  }
+}

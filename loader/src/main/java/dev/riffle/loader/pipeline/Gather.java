@@ -1,0 +1,145 @@
+package dev.riffle.loader.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * Builds a batch from chosen rows of several source batches (one per data file of a fetch): the
+ * in-memory shuffle. Fixed-width columns copy value by value; lists of fixed-width values copy each
+ * row's child values with one buffer copy (a sparse row of 1,500 genes is two memcpys, where
+ * Arrow's generic copy would make a transfer pair and copy element by element); other types fall
+ * back to one transfer pair per source and column. No object is created per row.
+ */
+final class Gather {
+  private Gather() {}
+
+  /**
+   * A new batch (the caller closes it) whose row k is row {@code row[from + k]} of source {@code
+   * part[from + k]}, for k in [0, count).
+   */
+  static VectorSchemaRoot gather(
+      List<VectorSchemaRoot> sources,
+      int[] part,
+      int[] row,
+      int from,
+      int count,
+      BufferAllocator allocator) {
+    VectorSchemaRoot first = sources.get(0);
+    List<FieldVector> out = new ArrayList<>();
+    try {
+      for (int c = 0; c < first.getFieldVectors().size(); c++) {
+        FieldVector[] src = new FieldVector[sources.size()];
+        for (int p = 0; p < src.length; p++) {
+          src[p] = sources.get(p).getVector(c);
+        }
+        FieldVector target = first.getVector(c).getField().createVector(allocator);
+        out.add(target);
+        copy(src, target, part, row, from, count);
+      }
+    } catch (RuntimeException e) {
+      out.forEach(FieldVector::close);
+      throw e;
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(out);
+    root.setRowCount(count);
+    return root;
+  }
+
+  private static void copy(
+      FieldVector[] src, FieldVector target, int[] part, int[] row, int from, int count) {
+    if (target instanceof BaseFixedWidthVector t) {
+      t.allocateNew(Math.max(1, count));
+      for (int k = 0; k < count; k++) {
+        t.copyFrom(row[from + k], k, src[part[from + k]]);
+      }
+      t.setValueCount(count);
+    } else if (target instanceof ListVector t
+        && t.getDataVector() instanceof BaseFixedWidthVector
+        && allLists(src)) {
+      copyLists(src, t, part, row, from, count);
+    } else {
+      target.setInitialCapacity(Math.max(1, count));
+      target.allocateNew();
+      TransferPair[] pairs = new TransferPair[src.length];
+      for (int k = 0; k < count; k++) {
+        int p = part[from + k];
+        if (pairs[p] == null) {
+          pairs[p] = src[p].makeTransferPair(target);
+        }
+        pairs[p].copyValueSafe(row[from + k], k);
+      }
+      target.setValueCount(count);
+    }
+  }
+
+  private static boolean allLists(FieldVector[] src) {
+    for (FieldVector v : src) {
+      if (!(v instanceof ListVector l) || !(l.getDataVector() instanceof BaseFixedWidthVector)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void copyLists(
+      FieldVector[] src, ListVector target, int[] part, int[] row, int from, int count) {
+    long total = 0;
+    boolean childNulls = false;
+    for (FieldVector v : src) {
+      childNulls |= ((ListVector) v).getDataVector().getNullCount() > 0;
+    }
+    for (int k = 0; k < count; k++) {
+      ListVector s = (ListVector) src[part[from + k]];
+      int r = row[from + k];
+      if (!s.isNull(r)) {
+        total += s.getElementEndIndex(r) - s.getElementStartIndex(r);
+      }
+    }
+    if (total > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a batch holds more than 2^31 list values: " + total);
+    }
+    target.setInitialCapacity(Math.max(1, count));
+    target.allocateNew();
+    BaseFixedWidthVector child = (BaseFixedWidthVector) target.getDataVector();
+    child.allocateNew((int) Math.max(1, total));
+    int width = child.getTypeWidth();
+    ArrowBuf offsets = target.getOffsetBuffer();
+    ArrowBuf validity = target.getValidityBuffer();
+    ArrowBuf data = child.getDataBuffer();
+    offsets.setInt(0, 0);
+    int end = 0;
+    for (int k = 0; k < count; k++) {
+      ListVector s = (ListVector) src[part[from + k]];
+      int r = row[from + k];
+      if (!s.isNull(r)) {
+        int start = s.getElementStartIndex(r);
+        int len = s.getElementEndIndex(r) - start;
+        BaseFixedWidthVector sc = (BaseFixedWidthVector) s.getDataVector();
+        data.setBytes(
+            (long) end * width, sc.getDataBuffer(), (long) start * width, (long) len * width);
+        if (childNulls) {
+          for (int i = 0; i < len; i++) {
+            BitVectorHelper.setValidityBit(child.getValidityBuffer(), end + i, sc.isSet(start + i));
+          }
+        }
+        BitVectorHelper.setBit(validity, k);
+        end += len;
+      }
+      offsets.setInt((long) (k + 1) * ListVector.OFFSET_WIDTH, end);
+    }
+    if (!childNulls && end > 0) {
+      child.getValidityBuffer().setOne(0L, (end + 7L) / 8);
+    }
+    child.setValueCount(end);
+    target.setLastSet(count - 1);
+    target.setValueCount(count);
+  }
+}

@@ -1,0 +1,424 @@
+package dev.riffle.loader.pipeline;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.loader.plan.EpochPlan;
+import dev.riffle.loader.plan.LoaderState;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Hands out one rank's minibatches of a run, in plan order, as Arrow batches the caller closes.
+ *
+ * <p>Fetches (f consecutive batches) are read on {@code threads} I/O threads, up to {@code
+ * fetchesInFlight} ahead and within {@code prefetchBytes}: a fetch in flight is counted at twice
+ * its estimated size (its rows and its cut batches briefly coexist), the fetch being handed out at
+ * its actual size. They may complete in any order; {@link #next()} waits for the next one in order,
+ * and the wait is the stall time. {@link #state()} after any batch is a {@link LoaderState} from
+ * which {@link #resume} continues with exactly the same batches, with any world size that divides
+ * the global batch.
+ *
+ * <p>{@link #close()} never interrupts an I/O thread (an interrupted {@code FileChannel} read
+ * closes the channel for every other reader): fetches not yet started see a flag and do nothing,
+ * running ones finish, and everything they read is closed. No thread or buffer outlives it.
+ */
+public final class Loader implements AutoCloseable {
+  private static final AtomicInteger POOLS = new AtomicInteger();
+
+  private final DatasetView view;
+  private final Dataset dataset;
+  private final LoaderOptions options;
+  private final BufferAllocator allocator;
+  private final RowMap rowMap;
+  private final List<String> fields;
+  private final double[] globalLabels;
+  private final ExecutorService pool;
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  private final long firstEpoch;
+  private final long firstCursor;
+  private final long endEpoch;
+  private volatile boolean closed;
+
+  // Next fetch to submit.
+  private long submitEpoch;
+  private long submitBatch;
+  private EpochPlan submitPlan;
+  // What is being handed out.
+  private Fetch current;
+  private EpochPlan deliverPlan;
+  private long deliverEpoch;
+  private long deliverBatch;
+  private long bytesPerRow;
+  private LoaderMetrics metrics;
+  private final List<LoaderMetrics> finished = new ArrayList<>();
+  private long[] lastPositions = new long[0];
+  private long[] lastRows = new long[0];
+  private long statsBytes;
+  private long statsReads;
+
+  private record Pending(Future<Fetch> future, long reservedBytes) {}
+
+  private Loader(
+      DatasetView view,
+      LoaderOptions options,
+      LoaderState state,
+      BufferAllocator allocator,
+      long bytesPerRowHint)
+      throws IOException {
+    this.view = view;
+    this.dataset = view.dataset();
+    this.options = options;
+    this.allocator = allocator;
+    this.rowMap = RowMap.of(view);
+    List<String> f = options.fields();
+    if (f != null && options.label() != null && !f.contains(options.label())) {
+      f = new ArrayList<>(f);
+      f.add(options.label());
+    }
+    this.fields = f;
+    state.check(options.sampler(), dataset.version(), view.name());
+    if (state.globalBatchRows() != options.globalBatchRows()
+        || state.seed() != options.seed()
+        || state.tail() != options.tail()) {
+      throw new IllegalArgumentException(
+          "the saved state is for global batch "
+              + state.globalBatchRows()
+              + ", seed "
+              + state.seed()
+              + ", tail "
+              + state.tail()
+              + "; the options say "
+              + options.globalBatchRows()
+              + ", "
+              + options.seed()
+              + ", "
+              + options.tail());
+    }
+    this.globalLabels = options.label() == null ? null : Labels.distribution(view, options.label());
+    this.firstEpoch = state.epoch();
+    this.firstCursor = state.batchCursor();
+    // Epochs are counted from 0, not from the resumed one: a resumed run ends where the
+    // uninterrupted one would.
+    this.endEpoch = options.epochs();
+    if (firstEpoch >= endEpoch) {
+      throw new IllegalArgumentException(
+          "the saved state is at epoch " + firstEpoch + ", past the run's " + endEpoch + " epochs");
+    }
+    this.bytesPerRow = Math.max(1, bytesPerRowHint);
+    this.submitEpoch = firstEpoch;
+    this.submitBatch = firstCursor;
+    this.submitPlan = plan(firstEpoch);
+    this.deliverEpoch = firstEpoch;
+    this.deliverBatch = firstCursor;
+    this.deliverPlan = submitPlan;
+    if (firstCursor > submitPlan.batchCount()) {
+      throw new IllegalArgumentException(
+          "batch cursor " + firstCursor + " is past the epoch's " + submitPlan.batchCount());
+    }
+    this.metrics = newMetrics(deliverPlan, firstCursor == 0);
+    int id = POOLS.incrementAndGet();
+    AtomicInteger threads = new AtomicInteger();
+    this.pool =
+        Executors.newFixedThreadPool(
+            options.threads(),
+            r -> {
+              Thread t = new Thread(r, "riffle-loader-" + id + "-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Starts a run at the first batch of epoch 0.
+   *
+   * @param allocator where the batches are allocated (the dataset's takes use its own)
+   */
+  public static Loader open(DatasetView view, LoaderOptions options, BufferAllocator allocator)
+      throws IOException {
+    return resume(view, options, startState(view, options, 0), allocator);
+  }
+
+  /** The state at the first batch of epoch {@code epoch}. */
+  public static LoaderState startState(DatasetView view, LoaderOptions options, long epoch) {
+    return LoaderState.start(
+        view.dataset().version(),
+        view.name(),
+        options.seed(),
+        epoch,
+        options.globalBatchRows(),
+        options.tail(),
+        options.sampler());
+  }
+
+  /**
+   * Continues a run from a saved state: the next batch is global batch {@code state.batchCursor()}
+   * of epoch {@code state.epoch()}, computed directly (no replay).
+   *
+   * @throws IllegalArgumentException if the state is for another dataset version, split, sampler,
+   *     seed, global batch or tail
+   */
+  public static Loader resume(
+      DatasetView view, LoaderOptions options, LoaderState state, BufferAllocator allocator)
+      throws IOException {
+    long hint = RowBytes.estimate(view, options.fields(), 32);
+    return new Loader(view, options, state, allocator, hint);
+  }
+
+  private EpochPlan plan(long epoch) {
+    return EpochPlan.create(
+        options.sampler(),
+        view.rowCount(),
+        options.globalBatchRows(),
+        options.seed(),
+        epoch,
+        options.tail());
+  }
+
+  private LoaderMetrics newMetrics(EpochPlan plan, boolean fromStart) {
+    long expected = plan.rowsOfRank(options.rank(), options.world());
+    return new LoaderMetrics(plan.epoch(), globalLabels, expected, fromStart);
+  }
+
+  /**
+   * The next minibatch of this rank (G/W rows), which the caller closes, or null when the run's
+   * last epoch is done.
+   *
+   * @throws IOException if a read failed (the loader is then unusable; close it)
+   */
+  public VectorSchemaRoot next() throws IOException {
+    if (closed) {
+      throw new IllegalStateException("loader is closed");
+    }
+    if (metrics.startNanos == 0) {
+      metrics.startNanos = System.nanoTime();
+    }
+    while (current == null || current.next == current.batchCount()) {
+      if (current != null) {
+        current.close();
+        current = null;
+      }
+      if (deliverBatch >= deliverPlan.batchCount()) {
+        if (deliverEpoch + 1 >= endEpoch) {
+          finishEpoch();
+          return null;
+        }
+        finishEpoch();
+        deliverEpoch++;
+        deliverBatch = 0;
+        deliverPlan = submitPlan.epoch() == deliverEpoch ? submitPlan : plan(deliverEpoch);
+        metrics = newMetrics(deliverPlan, true);
+        metrics.startNanos = System.nanoTime();
+        continue;
+      }
+      submit();
+      Pending p = pending.poll();
+      long t0 = System.nanoTime();
+      current = await(p.future());
+      metrics.stallNanos += System.nanoTime() - t0;
+      bytesPerRow = Math.max(bytesPerRow, current.bytes / Math.max(1, current.rows.length));
+    }
+    int b = current.next;
+    VectorSchemaRoot out = current.batches.get(b);
+    current.batches.set(b, null);
+    current.next++;
+    record(current, b, out);
+    deliverBatch++;
+    submit();
+    return out;
+  }
+
+  private void record(Fetch f, int b, VectorSchemaRoot out) {
+    int m = f.batchRows;
+    lastPositions = Arrays.copyOfRange(f.positions, b * m, (b + 1) * m);
+    lastRows = Arrays.copyOfRange(f.rows, b * m, (b + 1) * m);
+    for (int i = 0; i < m; i++) {
+      metrics.cover(lastPositions[i], f.padding[b * m + i]);
+    }
+    int[] labels = f.labels == null ? null : Arrays.copyOfRange(f.labels, b * m, (b + 1) * m);
+    metrics.diversity().add(lastPositions, m, deliverPlan.order()::blockOf, labels);
+    metrics.batches++;
+    metrics.rows += m;
+    out.getFieldVectors().forEach(v -> metrics.bytesDelivered += v.getBufferSize());
+    metrics.endNanos = System.nanoTime();
+    long bytes = dataset.stats().bytesRead();
+    long reads = dataset.stats().reads();
+    metrics.bytesRead += bytes - statsBytes;
+    metrics.reads += reads - statsReads;
+    statsBytes = bytes;
+    statsReads = reads;
+  }
+
+  private void finishEpoch() {
+    if (!finished.contains(metrics)) {
+      finished.add(metrics);
+    }
+  }
+
+  /** Submits fetches while the window and the byte budget allow (always one if none is queued). */
+  private void submit() {
+    while (!closed && pending.size() < options.fetchesInFlight()) {
+      if (submitBatch >= submitPlan.batchCount()) {
+        if (submitEpoch + 1 >= endEpoch) {
+          return;
+        }
+        submitEpoch++;
+        submitBatch = 0;
+        submitPlan = plan(submitEpoch);
+        continue;
+      }
+      long end =
+          Math.min(
+              submitPlan.batchCount(),
+              (submitBatch / options.sampler().fetchBatches() + 1)
+                  * options.sampler().fetchBatches());
+      long rows = (end - submitBatch) * options.rankBatchRows();
+      long reserve = 2 * rows * bytesPerRow;
+      if (!pending.isEmpty() && held() + reserve > options.prefetchBytes()) {
+        return;
+      }
+      Fetch f = Fetch.plan(submitPlan, submitBatch, end, options.rank(), options.world(), rowMap);
+      pending.add(new Pending(pool.submit(() -> read(f)), reserve));
+      submitBatch = end;
+    }
+  }
+
+  private Fetch read(Fetch f) throws IOException {
+    if (!closed) {
+      f.read(dataset, fields, options.label(), allocator);
+    }
+    return f;
+  }
+
+  /** Bytes the loader holds or has reserved: queued fetches, plus the one being handed out. */
+  private long held() {
+    long sum = 0;
+    for (Pending p : pending) {
+      sum += p.reservedBytes();
+    }
+    if (current != null) {
+      sum += current.bytes;
+    }
+    return sum;
+  }
+
+  private Fetch await(Future<Fetch> future) throws IOException {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return future.get();
+        } catch (InterruptedException e) {
+          // The consumer was interrupted: keep waiting (the fetch holds buffers that must be
+          // closed in order), and restore the flag when done.
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable c = e.getCause();
+          if (c instanceof IOException io) {
+            throw io;
+          }
+          if (c instanceof RuntimeException re) {
+            throw re;
+          }
+          if (c instanceof Error err) {
+            throw err;
+          }
+          throw new IOException(c);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Where the run stands: the next batch {@link #next()} would hand out. */
+  public LoaderState state() {
+    long e = deliverEpoch;
+    long t = deliverBatch;
+    if (t >= deliverPlan.batchCount() && e + 1 < endEpoch) {
+      e++;
+      t = 0;
+    }
+    return startState(view, options, 0).at(e, t);
+  }
+
+  /** The plan of the epoch being handed out. */
+  public EpochPlan plan() {
+    return deliverPlan;
+  }
+
+  /** View positions of the last batch handed out (a copy). */
+  public long[] lastPositions() {
+    return lastPositions.clone();
+  }
+
+  /** Global row ids of the last batch handed out (a copy). */
+  public long[] lastRows() {
+    return lastRows.clone();
+  }
+
+  /** Metrics of the epoch being handed out. */
+  public LoaderMetrics metrics() {
+    return metrics;
+  }
+
+  /** Metrics of every epoch completed so far, the current one last once it is done. */
+  public List<LoaderMetrics> epochMetrics() {
+    return List.copyOf(finished);
+  }
+
+  /**
+   * Stops the run: fetches not started do nothing, running ones finish (I/O threads are never
+   * interrupted), and every batch not handed out is closed. Batches already handed out stay the
+   * caller's.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    pool.shutdown();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    for (Pending p : pending) {
+      try {
+        p.future().get().close();
+      } catch (ExecutionException e) {
+        // A failed fetch closed what it had read.
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    pending.clear();
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while closing the loader");
+    }
+  }
+}

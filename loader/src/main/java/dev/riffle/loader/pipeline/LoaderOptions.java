@@ -1,0 +1,178 @@
+package dev.riffle.loader.pipeline;
+
+import dev.riffle.loader.plan.Sampler;
+import dev.riffle.loader.plan.Tail;
+import java.util.List;
+
+/**
+ * How a {@link Loader} runs. Immutable; change one field with the {@code with*} methods.
+ *
+ * @param sampler the epoch planner
+ * @param globalBatchRows G, rows of one global batch; each rank gets G/W
+ * @param seed the run's seed
+ * @param epochs epochs of the run, numbered 0..epochs-1; a resumed run continues to the same end
+ * @param rank this process's rank r
+ * @param world the world size W, a divisor of G
+ * @param tail drop or pad the last partial batch
+ * @param fields columns to read (null for all); the label column is added if missing
+ * @param label a categorical column to measure label diversity with, or null
+ * @param threads I/O threads
+ * @param fetchesInFlight fetches read ahead of the one being handed out
+ * @param prefetchBytes bytes of Arrow buffers the loader may hold, prefetched and handed-out
+ *     fetches together (one fetch is always admitted, however large)
+ */
+public record LoaderOptions(
+    Sampler sampler,
+    int globalBatchRows,
+    long seed,
+    long epochs,
+    int rank,
+    int world,
+    Tail tail,
+    List<String> fields,
+    String label,
+    int threads,
+    int fetchesInFlight,
+    long prefetchBytes) {
+
+  public LoaderOptions {
+    if (globalBatchRows < 1) {
+      throw new IllegalArgumentException("global batch rows must be at least 1");
+    }
+    if (world < 1 || globalBatchRows % world != 0) {
+      throw new IllegalArgumentException(
+          "world size " + world + " does not divide the global batch of " + globalBatchRows);
+    }
+    if (rank < 0 || rank >= world) {
+      throw new IllegalArgumentException("rank " + rank + " outside [0, " + world + ")");
+    }
+    if (epochs < 1 || threads < 1 || fetchesInFlight < 1 || prefetchBytes < 1) {
+      throw new IllegalArgumentException(
+          "epochs, threads, fetches in flight and prefetch bytes must be positive");
+    }
+    fields = fields == null ? null : List.copyOf(fields);
+  }
+
+  /** One rank, one epoch, padding, all columns, 2 threads, 2 fetches ahead, 256 MiB. */
+  public static LoaderOptions of(Sampler sampler, int globalBatchRows, long seed) {
+    return new LoaderOptions(
+        sampler, globalBatchRows, seed, 1, 0, 1, Tail.PAD, null, null, 2, 2, 256L << 20);
+  }
+
+  public LoaderOptions withEpochs(long e) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        e,
+        rank,
+        world,
+        tail,
+        fields,
+        label,
+        threads,
+        fetchesInFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withRank(int r, int w) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        r,
+        w,
+        tail,
+        fields,
+        label,
+        threads,
+        fetchesInFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withTail(Tail t) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        rank,
+        world,
+        t,
+        fields,
+        label,
+        threads,
+        fetchesInFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withFields(List<String> f) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        rank,
+        world,
+        tail,
+        f,
+        label,
+        threads,
+        fetchesInFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withLabel(String l) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        rank,
+        world,
+        tail,
+        fields,
+        l,
+        threads,
+        fetchesInFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withThreads(int t, int inFlight) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        rank,
+        world,
+        tail,
+        fields,
+        label,
+        t,
+        inFlight,
+        prefetchBytes);
+  }
+
+  public LoaderOptions withPrefetchBytes(long b) {
+    return new LoaderOptions(
+        sampler,
+        globalBatchRows,
+        seed,
+        epochs,
+        rank,
+        world,
+        tail,
+        fields,
+        label,
+        threads,
+        fetchesInFlight,
+        b);
+  }
+
+  /** Rows of one rank's batch, G/W. */
+  public int rankBatchRows() {
+    return globalBatchRows / world;
+  }
+}
