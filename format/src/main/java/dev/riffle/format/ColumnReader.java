@@ -604,35 +604,61 @@ final class ColumnReader implements AutoCloseable {
     }
     RecordInput in = new RecordInput(resource);
     if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
-      byte[] frame = new byte[length - 1];
-      buf.get(pos + 1, frame);
-      long size = Zstd.getFrameContentSize(frame, 0, frame.length);
+      byte[] frame;
+      int frameAt;
+      if (buf.hasArray()) {
+        frame = buf.array();
+        frameAt = buf.arrayOffset() + pos + 1;
+      } else {
+        frame = new byte[length - 1];
+        buf.get(pos + 1, frame);
+        frameAt = 0;
+      }
+      long size = Zstd.getFrameContentSize(frame, frameAt, length - 1);
       if (size < 0 || size > ZipLayout.MAX_INFLATED_BYTES) {
         throw new CorruptFileException(
             resource, fileOffset + 1, "bad zstd frame (content size " + size + ")");
       }
-      byte[] raw = new byte[(int) size];
-      long n;
+      Inflater inflater = INFLATER.get();
+      byte[] raw = inflater.room((int) size);
+      int n;
       try {
-        n = Zstd.decompressByteArray(raw, 0, raw.length, frame, 0, frame.length);
+        n = inflater.ctx.decompressByteArray(raw, 0, (int) size, frame, frameAt, length - 1);
       } catch (RuntimeException e) {
         // zstd-jni throws ZstdException (not an error code) for damaged frames.
         throw new CorruptFileException(
             resource, fileOffset + 1, "zstd frame does not inflate: " + e.getMessage(), e);
       }
-      if (Zstd.isError(n) || n != size) {
+      if (n != size) {
         throw new CorruptFileException(
-            resource,
-            fileOffset + 1,
-            "zstd frame does not inflate: "
-                + (Zstd.isError(n) ? Zstd.getErrorName(n) : n + " of " + size + " bytes"));
+            resource, fileOffset + 1, "zstd frame inflates to " + n + " of " + size + " bytes");
       }
-      in.reset(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, raw.length, fileOffset + 1);
+      in.reset(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, (int) size, fileOffset + 1);
     } else {
       in.reset(buf, pos + 1, length - 1, fileOffset + 1);
     }
     decodeRecord(in, t, j);
   }
+
+  /**
+   * A zstd context and an output buffer per thread: creating a context per record cost more than
+   * inflating a 10 KB record. The buffer is reused because a record is fully decoded into Arrow
+   * vectors before the same thread inflates the next one.
+   */
+  private static final class Inflater {
+    final com.github.luben.zstd.ZstdDecompressCtx ctx =
+        new com.github.luben.zstd.ZstdDecompressCtx();
+    private byte[] buffer = new byte[64 * 1024];
+
+    byte[] room(int size) {
+      if (buffer.length < size) {
+        buffer = new byte[Math.max(size, buffer.length * 2)];
+      }
+      return buffer;
+    }
+  }
+
+  private static final ThreadLocal<Inflater> INFLATER = ThreadLocal.withInitial(Inflater::new);
 
   private void decodeRecord(RecordInput in, Target t, int j) throws CorruptFileException {
     try {

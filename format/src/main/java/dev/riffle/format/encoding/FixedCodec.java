@@ -67,8 +67,19 @@ final class FixedCodec extends ValueCodec {
     }
   }
 
+  /** Marks slots valid, whole bytes at a time in the middle (long numeric lists are common). */
   static void setValid(ArrowBuf validity, int start, int count) {
-    for (int i = start; i < start + count; i++) {
+    int i = start;
+    int end = start + count;
+    for (; i < end && (i & 7) != 0; i++) {
+      BitVectorHelper.setBit(validity, i);
+    }
+    int bytes = (end - i) >>> 3;
+    if (bytes > 0) {
+      validity.setOne((long) (i >>> 3), (long) bytes);
+      i += bytes << 3;
+    }
+    for (; i < end; i++) {
       BitVectorHelper.setBit(validity, i);
     }
   }
