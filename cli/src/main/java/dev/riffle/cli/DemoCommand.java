@@ -28,9 +28,11 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Generate two synthetic files and show the cost of random access to them:",
-      "scalars (1,000,000 rows) and sparse single-cell-like rows (5,000 rows, ~1,500 non-zeros"
-          + " each). Files go to --dir (kept) or to a temporary directory (deleted)."
+      "The main job on generated data: show the cost of random access to a scalar file"
+          + " (1,000,000 rows) and a single-cell-like sparse file (5,000 rows, ~1,500 non-zeros"
+          + " each), then write a 20,000-cell sparse dataset and load one epoch of it with"
+          + " block-shuffled sampling (block 16, fetch 256, batches of 64), printing throughput"
+          + " and diversity. Files go to --dir (kept) or to a temporary directory (deleted)."
     })
 public final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -70,6 +72,26 @@ public final class DemoCommand implements Callable<Integer> {
       out.println(
           "Counters are the reader's own (see `riffle take FILE --random N --stats`);"
               + " rows/s is from this machine's page cache, not a benchmark.");
+      out.println();
+      out.println(
+          "Loading one epoch of a 20,000-cell dataset, block-shuffled (b=16, f=256, m=64):");
+      Path cells = where.resolve("cells");
+      run("generate", "sparse", cells + "/", "--rows", "20000", "--seed", "1", "--files", "2");
+      run(
+          "load",
+          cells.toString(),
+          "--sampler",
+          "block",
+          "--block",
+          "16",
+          "--fetch",
+          "256",
+          "--batch",
+          "64",
+          "--label",
+          "plate",
+          "--seed",
+          "1");
       if (!temporary) {
         out.println("Files kept in " + where + "; try: ./riffle inspect " + sparse);
       }
@@ -87,14 +109,17 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void generate(String kind, Path file, long rows) throws IOException {
+    run("generate", kind, file.toString(), "--rows", Long.toString(rows), "--seed", "1");
+  }
+
+  /** Runs a riffle command in this process, as a user would type it. */
+  private void run(String... args) throws IOException {
     CommandLine cmd = new CommandLine(new RiffleCommand());
     cmd.setOut(spec.commandLine().getOut());
     cmd.setErr(spec.commandLine().getErr());
-    int rc =
-        cmd.execute(
-            "generate", kind, file.toString(), "--rows", Long.toString(rows), "--seed", "1");
+    int rc = cmd.execute(args);
     if (rc != 0) {
-      throw new IOException("generating the " + kind + " demo file failed");
+      throw new IOException("riffle " + String.join(" ", args) + " failed (exit " + rc + ")");
     }
   }
 
