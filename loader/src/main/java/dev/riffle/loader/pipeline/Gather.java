@@ -94,7 +94,9 @@ final class Gather {
     long total = 0;
     boolean childNulls = false;
     for (FieldVector v : src) {
-      childNulls |= ((ListVector) v).getDataVector().getNullCount() > 0;
+      // The field's nullability, not getNullCount(): counting scans the whole fetch's bitmap,
+      // and this runs once per minibatch.
+      childNulls |= ((ListVector) v).getDataVector().getField().isNullable();
     }
     for (int k = 0; k < count; k++) {
       ListVector s = (ListVector) src[part[from + k]];
