@@ -13,9 +13,14 @@ public final class ZipEncoder {
    */
   public static final int ZSTD_MIN_BYTES = 2048;
 
-  /** A compressed record is kept only if it is at most this fraction of the original (7/8). */
+  /**
+   * A compressed record is kept only if it is at most 3/4 of the original. Every random read of a
+   * compressed record pays a zstd inflate; measured on single-cell rows (sorted gene ids + random
+   * floats, which shrink to ~0.8), raw records loaded 2.7× faster for 25% more bytes, so zstd is
+   * kept for what really compresses (text, repetitive payloads).
+   */
   static boolean worthIt(long compressed, int raw) {
-    return compressed * 8 <= (long) raw * 7;
+    return compressed * 4 <= (long) raw * 3;
   }
 
   /**
