@@ -6,6 +6,7 @@ import dev.riffle.convert.ConvertResult;
 import dev.riffle.convert.ParquetConverter;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.convert.SourceFiles;
+import dev.riffle.convert.h5ad.H5adConverter;
 import dev.riffle.format.io.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -21,21 +22,25 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle convert parquet|arrow IN... OUT_URI}: writes version 1 of a new dataset from other
- * formats, with the inputs' paths, sizes and SHA-256 in its provenance. Nothing is published if
- * anything fails.
+ * {@code riffle convert parquet|arrow|h5ad IN... OUT_URI}: writes version 1 of a new dataset from
+ * other formats, with the inputs' paths, sizes and SHA-256 in its provenance. Nothing is published
+ * if anything fails.
  */
 @Command(
     name = "convert",
     mixinStandardHelpOptions = true,
-    description = {"Convert Parquet or Arrow IPC files into a new Riffle dataset."},
-    subcommands = {ConvertCommand.Parquet.class, ConvertCommand.Arrow.class})
+    description = {"Convert Parquet, Arrow IPC or AnnData files into a new Riffle dataset."},
+    subcommands = {
+      ConvertCommand.Parquet.class,
+      ConvertCommand.Arrow.class,
+      ConvertCommand.H5ad.class
+    })
 public final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "missing format: one of parquet, arrow");
+    throw new ParameterException(spec.commandLine(), "missing format: one of parquet, arrow, h5ad");
   }
 
   /** Prints the one-line summary of a conversion. */
@@ -151,6 +156,58 @@ public final class ConvertCommand implements Callable<Integer> {
                 storage,
                 allocator,
                 ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
+      }
+      progress.done();
+      summary(spec.commandLine().getOut(), r, target, 1);
+      return 0;
+    }
+  }
+
+  /** {@code riffle convert h5ad IN.h5ad OUT_URI}. */
+  @Command(
+      name = "h5ad",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Convert an AnnData file (.h5ad) into a new dataset: one row per cell (row of X), X as"
+            + " sparse rows (indices + values, one column group), the obs columns, obsm matrices,"
+            + " layers and raw/X; var and raw/var as side tables under tables/, uns as JSON"
+            + " metadata. CSR, CSC and dense X are read in bounded memory."
+      })
+  static final class H5ad implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "An .h5ad file, local or s3a://.")
+    String input;
+
+    @Parameters(index = "1", paramLabel = "OUT_URI", description = "The new dataset.")
+    String target;
+
+    @Option(
+        names = "--batch-rows",
+        paramLabel = "N",
+        description = "Cells per batch (default 65536).")
+    Integer batchRows;
+
+    @Override
+    public Integer call() throws IOException {
+      List<SourceFile> files = SourceFiles.expand(List.of(input), Locations.hadoopOverrides);
+      if (files.size() != 1) {
+        throw new IllegalArgumentException(input + " names " + files.size() + " files; give one");
+      }
+      Progress progress =
+          Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
+      java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+      ConvertOptions options =
+          ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n)));
+      if (batchRows != null) {
+        options = options.withBatchRows(batchRows);
+      }
+      Locations.Location loc = Locations.parse(target);
+      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      ConvertResult r;
+      try (BufferAllocator allocator = new RootAllocator();
+          Storage storage = Locations.storage(loc)) {
+        r = H5adConverter.convert(files.get(0), storage, allocator, options);
       }
       progress.done();
       summary(spec.commandLine().getOut(), r, target, 1);

@@ -1,0 +1,236 @@
+package dev.riffle.convert.h5ad;
+
+import dev.riffle.convert.ConvertOptions;
+import dev.riffle.convert.ConvertResult;
+import dev.riffle.convert.InputException;
+import dev.riffle.convert.SourceFile;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.Storage;
+import dev.riffle.writer.DatasetOptions;
+import dev.riffle.writer.DatasetWriter;
+import dev.riffle.writer.WriterOptions;
+import io.jhdf.HdfFile;
+import io.jhdf.api.Group;
+import io.jhdf.api.Node;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * Converts an AnnData file ({@code .h5ad}) into a new dataset whose rows are the cells, the rows of
+ * X. Schema, in this order:
+ *
+ * <ul>
+ *   <li>{@code obs_names}: the obs index (utf8);
+ *   <li>{@code indices} (list of int32) and {@code values} (list of float32): the row of X as the
+ *       column numbers of its non-zeros, ascending, and their values, one column group. CSR, CSC
+ *       (transposed out of core) and dense X all end up so; a dense X loses its zeros;
+ *   <li>the obs columns: categoricals as dictionary-encoded utf8 (null where missing), nullable
+ *       integers as nullable int64, nullable booleans, booleans, strings and numbers. A name
+ *       already taken is prefixed with {@code obs.};
+ *   <li>{@code obsm_KEY}: each obsm matrix as a fixed-size list of its columns, stored type;
+ *   <li>{@code layer_KEY_indices}/{@code layer_KEY_values}: each layer, like X but in its stored
+ *       value type (integer counts stay integers), one column group;
+ *   <li>{@code raw_indices}/{@code raw_values}: raw/X, likewise.
+ * </ul>
+ *
+ * <p>var (with varm as {@code varm_KEY} columns) and raw/var are side tables, one Riffle file each
+ * in the dataset's {@code tables/} directory; the manifest's metadata names them ({@code
+ * riffle.table.var}, {@code riffle.table.raw_var}) with their SHA-256 ({@code ...sha256}). uns is
+ * kept as JSON in {@code anndata.uns} where representable; what is left out (also obsp, varp) is
+ * listed in {@code anndata.skipped}.
+ *
+ * <p>Memory is bounded: every batch of rows is cut at {@link ConvertOptions#batchRows()} rows and
+ * about {@link ConvertOptions#batchBytes()} of matrix entries, read from the file by slices, and a
+ * CSC matrix is transposed through a temporary file in buckets of that size.
+ */
+public final class H5adConverter {
+  /** The tool name recorded in the provenance. */
+  public static final String TOOL = "riffle convert h5ad";
+
+  /** Metadata key prefix of side tables: {@code riffle.table.NAME} is the path. */
+  public static final String TABLE_KEY = "riffle.table.";
+
+  /** Metadata key of uns, as JSON. */
+  public static final String UNS_KEY = "anndata.uns";
+
+  /** Metadata key of what was not converted. */
+  public static final String SKIPPED_KEY = "anndata.skipped";
+
+  private H5adConverter() {}
+
+  /** Converts with a meter nobody reads. */
+  public static ConvertResult convert(
+      SourceFile input, Storage out, BufferAllocator allocator, ConvertOptions options)
+      throws IOException {
+    return convert(input, out, allocator, options, new BufferMeter());
+  }
+
+  /**
+   * Writes version 1 of a new dataset at {@code out} from an AnnData file. Nothing is published,
+   * and no side table is left, if anything fails.
+   *
+   * @param meter told how much the conversion buffers
+   * @throws InputException naming the file, if it is no HDF5 file, not AnnData, truncated, or holds
+   *     something that cannot be converted
+   * @throws FileAlreadyExistsException if a dataset exists at {@code out}
+   */
+  public static ConvertResult convert(
+      SourceFile input,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter)
+      throws IOException {
+    long start = System.nanoTime();
+    List<Long> versions = Dataset.versions(out);
+    if (!versions.isEmpty()) {
+      throw new FileAlreadyExistsException(
+          out.uri(), null, "a dataset already exists there; choose another location");
+    }
+    LenientLzfFilter.install();
+    String sha = input.sha256();
+    Path copy = null;
+    Path local = input.localPath();
+    try {
+      if (local == null) {
+        // jhdf needs random access to a local file: copy a remote input once.
+        copy = Files.createTempFile("riffle-h5ad-", ".h5ad");
+        try (InputStream in = input.open()) {
+          Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+        }
+        local = copy;
+      }
+      HdfFile h5 = open(input.name(), local);
+      try (h5) {
+        return run(input, sha, h5, out, allocator, options, meter, start);
+      } catch (RuntimeException e) {
+        throw failure(input.name(), e);
+      }
+    } finally {
+      if (copy != null) {
+        Files.deleteIfExists(copy);
+      }
+    }
+  }
+
+  private static HdfFile open(String name, Path path) throws InputException {
+    try {
+      return new HdfFile(path);
+    } catch (RuntimeException e) {
+      throw new InputException(name, "not a readable HDF5 file (" + Hdf.oneLine(e) + ")", e);
+    }
+  }
+
+  /** A failure of jhdf inside the file, as one line naming the file. */
+  static InputException failure(String name, RuntimeException e) {
+    boolean lzf = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      lzf |= t instanceof io.jhdf.exceptions.HdfFilterException;
+      lzf |= String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("lzf");
+    }
+    if (lzf) {
+      return new InputException(
+          name,
+          "an LZF-compressed dataset cannot be decoded ("
+              + Hdf.oneLine(e)
+              + "); re-save the file with adata.write_h5ad(path, compression='gzip')",
+          e);
+    }
+    return new InputException(
+        name, "cannot read it; truncated or corrupt? (" + Hdf.oneLine(e) + ")", e);
+  }
+
+  private static ConvertResult run(
+      SourceFile input,
+      String sha,
+      HdfFile h5,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter,
+      long start)
+      throws IOException {
+    String name = input.name();
+    Node obsNode = Hdf.child(h5, "obs");
+    if (!(obsNode instanceof Group)) {
+      throw new InputException(
+          name,
+          obsNode == null
+              ? "not an AnnData file (no obs group)"
+              : "obs is not a group: files of anndata before 0.7 are not supported; re-save the"
+                  + " file with a newer anndata");
+    }
+    Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
+    List<String> sideTables = new ArrayList<>();
+    try (Layout layout = Layout.read(name, h5, allocator, options, tempDir, meter)) {
+      Map<String, String> metadata = new LinkedHashMap<>(options.dataset().metadata());
+      metadata.put("anndata.shape", "[" + layout.rows + ", " + layout.vars + "]");
+      metadata.put("anndata.X", layout.xEncoding);
+      for (Map.Entry<String, List<Column>> t : layout.tables.entrySet()) {
+        String path = "tables/" + t.getKey() + ".riffle";
+        sideTables.add(path);
+        long rows = layout.tableRows.get(t.getKey());
+        String tableSha =
+            SideTable.write(out, path, t.getValue(), rows, options.batchRows(), allocator);
+        metadata.put(TABLE_KEY + t.getKey(), path);
+        metadata.put(TABLE_KEY + t.getKey() + ".sha256", tableSha);
+      }
+      if (layout.uns != null) {
+        metadata.put(UNS_KEY, layout.uns);
+      }
+      if (!layout.skipped.isEmpty()) {
+        metadata.put(SKIPPED_KEY, String.join("; ", layout.skipped));
+      }
+      WriterOptions file =
+          options.dataset().file().withColumnGroups(withGroups(options, layout.groups()));
+      DatasetOptions dataset =
+          options
+              .dataset()
+              .withFileOptions(file)
+              .withMetadata(metadata)
+              .withProvenance(
+                  new Manifest.Provenance(
+                      TOOL, version(), List.of(new Manifest.Source(name, input.length(), sha))));
+      Manifest m;
+      try (DatasetWriter writer =
+          DatasetWriter.create(out, layout.schema(), layout.dictionaries(), dataset)) {
+        new RowWriter(layout, allocator, options, meter, input.length()).writeAll(writer);
+        m = writer.publish();
+      }
+      sideTables.clear();
+      long bytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+      return new ConvertResult(layout.rows, input.length(), bytes, System.nanoTime() - start, m);
+    } finally {
+      // Not published: the side tables go too.
+      for (String path : sideTables) {
+        try {
+          out.delete(path);
+        } catch (IOException e) {
+          // Nothing references it; best effort.
+        }
+      }
+    }
+  }
+
+  private static List<List<String>> withGroups(ConvertOptions options, List<List<String>> more) {
+    List<List<String>> all = new ArrayList<>(options.dataset().file().columnGroups());
+    all.addAll(more);
+    return all;
+  }
+
+  /** This library's version, for the provenance. */
+  static String version() {
+    String v = H5adConverter.class.getPackage().getImplementationVersion();
+    return v == null ? "0.1.0-SNAPSHOT" : v;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.riffle.convert.h5ad;
+
+import io.jhdf.api.Attribute;
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Group;
+import io.jhdf.api.Node;
+import java.lang.reflect.Array;
+import java.util.List;
+
+/** Small jhdf helpers for AnnData's layout. */
+final class Hdf {
+  private Hdf() {}
+
+  /** A string attribute, or null. */
+  static String attr(Node n, String name) {
+    Attribute a = n.getAttribute(name);
+    if (a == null) {
+      return null;
+    }
+    Object d = a.getData();
+    if (d instanceof String) {
+      return (String) d;
+    }
+    if (d instanceof String[] && ((String[]) d).length == 1) {
+      return ((String[]) d)[0];
+    }
+    return String.valueOf(d);
+  }
+
+  /** A string-array attribute; empty if absent or not strings (anndata writes [] as floats). */
+  static List<String> attrStrings(Node n, String name) {
+    Attribute a = n.getAttribute(name);
+    if (a == null) {
+      return List.of();
+    }
+    Object d = a.getData();
+    if (d instanceof String[]) {
+      return List.of((String[]) d);
+    }
+    if (d instanceof String) {
+      return List.of((String) d);
+    }
+    return List.of();
+  }
+
+  /** The AnnData encoding of a node, or "" (legacy files have none). */
+  static String encoding(Node n) {
+    String e = attr(n, "encoding-type");
+    return e == null ? "" : e;
+  }
+
+  /** A child, or null. */
+  static Node child(Group g, String name) {
+    return g.getChildren().get(name);
+  }
+
+  static long length(Dataset d) {
+    long[] dims = d.getDimensionsAsLong();
+    return dims.length == 0 ? 1 : dims[0];
+  }
+
+  /** Elements [start, start + n) of a 1-D dataset, as jhdf's primitive or String array. */
+  static Object slice(Dataset d, long start, int n) {
+    if (n == 0) {
+      return Array.newInstance(d.getJavaType(), 0);
+    }
+    return d.getData(new long[] {start}, new int[] {n});
+  }
+
+  /** Rows [start, start + n) of a 2-D dataset, as a flat row-major primitive array. */
+  static Object rows(Dataset d, long start, int n) {
+    int cols = d.getDimensions()[1];
+    Class<?> t = d.getJavaType();
+    if (n == 0 || cols == 0) {
+      return Array.newInstance(t, 0);
+    }
+    Object rows = d.getData(new long[] {start, 0}, new int[] {n, cols});
+    Object flat = Array.newInstance(t, n * cols);
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(Array.get(rows, i), 0, flat, i * cols, cols);
+    }
+    return flat;
+  }
+
+  /** One line for a message. */
+  static String oneLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return m.strip().replaceAll("\\s*[\\r\\n]+\\s*", "; ");
+  }
+}
