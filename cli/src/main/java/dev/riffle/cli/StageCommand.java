@@ -1,6 +1,8 @@
 package dev.riffle.cli;
 
 import dev.riffle.format.io.Storage;
+import dev.riffle.s3.stage.CacheLimit;
+import dev.riffle.s3.stage.NextUse;
 import dev.riffle.s3.stage.SnapshotStager;
 import dev.riffle.s3.stage.StageListener;
 import dev.riffle.s3.stage.StageOptions;
@@ -32,7 +34,9 @@ import picocli.CommandLine.Spec;
           + " content-addressed blobs (verified length and SHA-256) plus a view of the version"
           + " that every command reads like a local dataset.",
       "Interrupted stages resume without fetching verified files again; a view is usable only"
-          + " once complete. Prints the view directory and what was done."
+          + " once complete. Prints the view directory and what was done.",
+      "With --limit, other blobs are evicted first (their views stop being complete until staged"
+          + " again); blobs of views in use by a running process are never evicted."
     })
 public final class StageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -62,6 +66,29 @@ public final class StageCommand implements Callable<Integer> {
       description = "Ranged reads in flight (default: ${DEFAULT-VALUE}).")
   int threads = StageOptions.DEFAULT_THREADS;
 
+  @Option(
+      names = "--limit",
+      paramLabel = "BYTES",
+      description =
+          "Keep the cache's blobs under this size (suffix K, M, G or T: powers of 1024),"
+              + " evicting others before downloading; at least 4 x the largest file. Default: no"
+              + " limit.")
+  String limit;
+
+  @Option(
+      names = "--policy",
+      paramLabel = "lru|furthest",
+      description =
+          "Which blobs --limit evicts first: lru (least recently used, the default) or furthest"
+              + " (needed furthest in the future by a loader's plan; without a plan, as lru).")
+  String policy = "lru";
+
+  @Option(
+      names = "--free-floor",
+      paramLabel = "BYTES",
+      description = "Leave at least this much free on the cache disk (suffixes as --limit).")
+  String freeFloor;
+
   @Option(names = "--json", description = "Print the report as one JSON object.")
   boolean json;
 
@@ -72,6 +99,14 @@ public final class StageCommand implements Callable<Integer> {
     }
     StageOptions options =
         StageOptions.defaults().withPartBytes(partsMib << 20).withThreads(threads);
+    if (limit != null) {
+      options = options.withCacheLimit(cacheLimit(parseBytes("--limit", limit), policy));
+    } else if (!"lru".equals(policy)) {
+      throw new IllegalArgumentException("--policy needs --limit");
+    }
+    if (freeFloor != null) {
+      options = options.withFreeSpaceFloor(parseBytes("--free-floor", freeFloor));
+    }
     Locations.Location loc = Locations.parse(location);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -109,6 +144,14 @@ public final class StageCommand implements Callable<Integer> {
                 r.filesReused(),
                 r.retries()));
       }
+      if (r.blobsEvicted() > 0) {
+        out.println(
+            "evicted "
+                + ValidateCommand.count(r.blobsEvicted(), "file")
+                + ", "
+                + r.bytesEvicted()
+                + " bytes, to stay under the cache limit");
+      }
     }
     out.flush();
     return 0;
@@ -127,6 +170,8 @@ public final class StageCommand implements Callable<Integer> {
     m.put("filesReused", r.filesReused());
     m.put("retries", r.retries());
     m.put("bytesRefetched", r.bytesRefetched());
+    m.put("blobsEvicted", r.blobsEvicted());
+    m.put("bytesEvicted", r.bytesEvicted());
     m.put("alreadyComplete", r.alreadyComplete());
     m.put("seconds", r.seconds());
     m.put("megabytesPerSecond", r.megabytesPerSecond());
@@ -168,6 +213,50 @@ public final class StageCommand implements Callable<Integer> {
         p.done();
       }
     }
+  }
+
+  static CacheLimit cacheLimit(long bytes, String policy) {
+    return switch (policy.toLowerCase(Locale.ROOT)) {
+      case "lru" -> CacheLimit.lru(bytes);
+      case "furthest" -> CacheLimit.furthestNextUse(bytes, NextUse.NONE);
+      default ->
+          throw new IllegalArgumentException(
+              "--policy must be lru or furthest, not '" + policy + "'");
+    };
+  }
+
+  /** "123", "64K", "512M", "2G", "1T" (powers of 1024; a trailing B or iB is allowed). */
+  static long parseBytes(String option, String text) {
+    String t = text.trim().toUpperCase(Locale.ROOT);
+    if (t.endsWith("IB")) {
+      t = t.substring(0, t.length() - 2);
+    } else if (t.endsWith("B")) {
+      t = t.substring(0, t.length() - 1);
+    }
+    int shift = 0;
+    if (!t.isEmpty()) {
+      switch (t.charAt(t.length() - 1)) {
+        case 'K' -> shift = 10;
+        case 'M' -> shift = 20;
+        case 'G' -> shift = 30;
+        case 'T' -> shift = 40;
+        default -> shift = 0;
+      }
+    }
+    if (shift > 0) {
+      t = t.substring(0, t.length() - 1).trim();
+    }
+    long n;
+    try {
+      n = Long.parseLong(t);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " must be a byte count like 512M or 10G, not '" + text + "'");
+    }
+    if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
+      throw new IllegalArgumentException(option + " out of range: '" + text + "'");
+    }
+    return n << shift;
   }
 
   /** E.g. "1.2 GiB / 4.0 GiB (30%), 512.0 MB/s, ETA 6 s". */

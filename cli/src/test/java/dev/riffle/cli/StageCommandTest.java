@@ -92,6 +92,55 @@ class StageCommandTest {
   }
 
   @Test
+  void limitEvictsOtherSnapshotsAndTooSmallLimitsFailFast() throws Exception {
+    Path cache = dir.resolve("cache");
+    long bytes = manifest.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    long largest =
+        manifest.files().stream().mapToLong(Manifest.DataFile::byteLength).max().orElseThrow();
+    Cli.Result tooSmall =
+        Cli.run("stage", source.toString(), "--cache", cache.toString(), "--limit", "1K");
+    assertThat(tooSmall.exitCode()).isNotZero();
+    assertThat(tooSmall.err())
+        .contains("cache limit of 1024 bytes")
+        .contains("(" + largest + " bytes)");
+    assertThat(Files.list(cache.resolve("blobs")).count()).isZero();
+
+    // Eviction order itself is tested in the s3 module (CacheEvictionTest); here the wiring.
+    Cli.Result a =
+        Cli.ok(
+            "stage",
+            source.toString(),
+            "--cache",
+            cache.toString(),
+            "--limit",
+            Long.toString(4 * largest + bytes),
+            "--policy",
+            "furthest",
+            "--json");
+    assertThat(Json.MAPPER.readTree(a.out()).get("blobsEvicted").asInt()).isZero();
+    assertThat(Json.MAPPER.readTree(a.out()).get("bytesEvicted").asLong()).isZero();
+    Cli.Result badPolicy =
+        Cli.run(
+            "stage",
+            source.toString(),
+            "--cache",
+            cache.toString(),
+            "--policy",
+            "mru",
+            "--limit",
+            "1G");
+    assertThat(badPolicy.exitCode()).isEqualTo(2);
+    assertThat(badPolicy.err()).contains("--policy must be lru or furthest");
+    assertThat(
+            Cli.run("stage", source.toString(), "--cache", cache.toString(), "--limit", "lots")
+                .err())
+        .contains("--limit must be a byte count");
+    assertThat(StageCommand.parseBytes("x", "64K")).isEqualTo(65536);
+    assertThat(StageCommand.parseBytes("x", "2GiB")).isEqualTo(2L << 30);
+    assertThat(StageCommand.parseBytes("x", "1000")).isEqualTo(1000);
+  }
+
+  @Test
   void progressLineShowsBytesRateAndEta() {
     assertThat(StageCommand.describe(1 << 20, 4 << 20, 1.0))
         .isEqualTo("1.0 MiB / 4.0 MiB (25%), 1.0 MB/s, ETA 3 s");

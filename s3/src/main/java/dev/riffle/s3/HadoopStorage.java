@@ -1,22 +1,18 @@
 package dev.riffle.s3;
 
+import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -40,7 +36,7 @@ import org.apache.hadoop.util.functional.FutureIO;
  *       loser's {@code close()} gets 412. Only single PUTs are conditional (Ceph 16 ignores the
  *       condition on multipart uploads), so content must be smaller than {@code
  *       fs.s3a.multipart.size}.
- *   <li>{@code file}: the same as {@link dev.riffle.format.io.LocalStorage}: a synced temporary
+ *   <li>{@code file}: {@link LocalStorage#createIfAbsent} on the same directory: a synced temporary
  *       file hard-linked to the target ({@code link(2)} fails if the target exists).
  *   <li>anything else: {@code create(path, false)}, atomic on HDFS (the NameNode decides). The file
  *       is visible, possibly partial, until the stream is closed.
@@ -72,6 +68,12 @@ public final class HadoopStorage implements Storage {
   private final boolean s3a;
 
   /**
+   * The same root as a {@link LocalStorage} on {@code file:}, whose {@code createIfAbsent} (synced
+   * temporary file hard-linked to the target) this storage uses; null on other schemes.
+   */
+  private final LocalStorage localStorage;
+
+  /**
    * Opens the file system of {@code rootUri} (a new instance owned by this storage).
    *
    * @param rootUri the dataset root, e.g. {@code s3a://bucket/prefix}; a path without a scheme is
@@ -85,6 +87,7 @@ public final class HadoopStorage implements Storage {
       this.local = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
       this.ops = fs instanceof LocalFileSystem ? ((FilterFileSystem) fs).getRawFileSystem() : fs;
       this.s3a = "s3a".equalsIgnoreCase(fs.getScheme());
+      this.localStorage = local ? new LocalStorage(new File(root.toUri()).toPath()) : null;
     } catch (RuntimeException e) {
       fs.close();
       throw e;
@@ -234,6 +237,21 @@ public final class HadoopStorage implements Storage {
     }
   }
 
+  /** An object opened for random reads: its name, stream and length. */
+  public record OpenedObject(String name, FSDataInputStream stream, long length) {}
+
+  /**
+   * Opens an object for random reads and returns the stream itself, for sources that read it their
+   * own way (e.g. {@code readVectored} in the lazy chunk cache). The caller closes the stream.
+   *
+   * @throws NoSuchFileException if it does not exist
+   */
+  public OpenedObject openStream(String path) throws IOException {
+    Path p = resolve(path);
+    FileStatus st = fileStatus(p);
+    return new OpenedObject(p.toString(), openStream(p, st, "random"), st.getLen());
+  }
+
   @Override
   public RandomAccessSource open(String path) throws IOException {
     Path p = resolve(path);
@@ -250,7 +268,12 @@ public final class HadoopStorage implements Storage {
   public void createIfAbsent(String path, byte[] content) throws IOException {
     Path p = resolve(path);
     if (local) {
-      createIfAbsentLocal(p, content);
+      try {
+        localStorage.createIfAbsent(path, content);
+      } catch (FileAlreadyExistsException e) {
+        // Name the object by this storage's URI, as on every other scheme.
+        throw alreadyExists(p, e);
+      }
     } else if (s3a) {
       S3aConditionalCreate.createIfAbsent(ops, p, content);
     } else {
@@ -266,48 +289,6 @@ public final class HadoopStorage implements Storage {
     FileAlreadyExistsException e = new FileAlreadyExistsException(p.toString());
     e.initCause(cause);
     return e;
-  }
-
-  /** {@code LocalStorage.createIfAbsent} on the file behind a {@code file:} path. */
-  private static void createIfAbsentLocal(Path p, byte[] content) throws IOException {
-    java.nio.file.Path target = new File(p.toUri()).toPath();
-    Files.createDirectories(target.getParent());
-    if (Files.exists(target)) {
-      throw new FileAlreadyExistsException(p.toString());
-    }
-    java.nio.file.Path temp =
-        target.resolveSibling(
-            "."
-                + target.getFileName()
-                + "."
-                + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
-    try {
-      try (FileChannel ch =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer b = ByteBuffer.wrap(content);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        ch.force(true);
-      }
-      try {
-        Files.createLink(target, temp);
-      } catch (FileAlreadyExistsException e) {
-        throw alreadyExists(p, e);
-      }
-      syncDirectory(target.getParent());
-    } finally {
-      Files.deleteIfExists(temp);
-    }
-  }
-
-  private static void syncDirectory(java.nio.file.Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some file systems refuse to open directories; the entry is then as durable as they make it.
-    }
   }
 
   @Override

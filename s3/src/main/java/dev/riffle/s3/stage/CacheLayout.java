@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/COMPLETE      written last: the view is served only if present
  * CACHE/tmp/&lt;sha256&gt;.&lt;pid&gt;.&lt;random&gt;.part        downloads in progress, unique per writer
  * CACHE/locks/&lt;key&gt;.lock                       OS file locks (single-flight per blob / view)
+ * CACHE/leases/&lt;pid&gt;.&lt;random&gt;.lease            blobs in use by a live process: never evicted
  * </pre>
  *
  * {@code <id>} is the manifest's {@code datasetId} (or {@code uri-<hash>} of the dataset URI when
@@ -35,6 +36,7 @@ public final class CacheLayout {
   public static final String SNAPSHOTS_DIR = "snapshots";
   public static final String TMP_DIR = "tmp";
   public static final String LOCKS_DIR = "locks";
+  public static final String LEASES_DIR = "leases";
   public static final String COMPLETE = "COMPLETE";
   public static final String PART_SUFFIX = ".part";
 
@@ -48,7 +50,7 @@ public final class CacheLayout {
     Files.createDirectories(root);
     // The real path keys the in-JVM lock map, so two spellings of one cache share locks.
     this.root = root.toRealPath();
-    for (String d : new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR}) {
+    for (String d : new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR, LEASES_DIR}) {
       Files.createDirectories(this.root.resolve(d));
     }
   }
@@ -59,6 +61,22 @@ public final class CacheLayout {
 
   public Path blobsDir() {
     return root.resolve(BLOBS_DIR);
+  }
+
+  public Path leasesDir() {
+    return root.resolve(LEASES_DIR);
+  }
+
+  public Path snapshotsDir() {
+    return root.resolve(SNAPSHOTS_DIR);
+  }
+
+  /**
+   * The lock that orders eviction against new leases: an evictor holds it for a whole pass, a lease
+   * while it is written, so a blob is never deleted between a reader's check and its lease.
+   */
+  Path evictLock() {
+    return lockFile("evict");
   }
 
   public Path tmpDir() {

@@ -46,11 +46,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * holds its lock ({@link CacheLocks}) and reused by the others. Temporary files of dead processes
  * are deleted at the start of every stage.
  *
+ * <p>With a {@link StageOptions#cacheLimit()} the stage first checks that the snapshot can live
+ * under it (fails fast otherwise), then evicts other blobs ({@link CacheEvictor}) to make room for
+ * the missing ones. Blobs of the snapshot being staged, and of views pinned by a {@link
+ * CacheLease}, are never evicted; readers of a view should hold {@link CacheLease#pinView}.
+ *
  * <p>Thread-safe; one instance may serve many concurrent {@link #stage} calls.
  */
 public final class SnapshotStager {
   private final CacheLayout layout;
   private final StageOptions options;
+  private final CacheEvictor evictor;
 
   /**
    * @param cacheDir the cache directory, created if missing; keep it on a local disk (OS file locks
@@ -59,6 +65,7 @@ public final class SnapshotStager {
   public SnapshotStager(Path cacheDir, StageOptions options) throws IOException {
     this.layout = new CacheLayout(cacheDir);
     this.options = options;
+    this.evictor = new CacheEvictor(layout);
   }
 
   public CacheLayout layout() {
@@ -98,8 +105,17 @@ public final class SnapshotStager {
     Path view = layout.view(id, version);
     String manifestSha = CacheLayout.sha256Hex(manifestBytes);
     long totalBytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    Map<String, Manifest.DataFile> blobs = distinct(m);
+    CacheLimit limit = options.cacheLimit();
+    if (limit != null) {
+      // Before anything is fetched: a limit the snapshot cannot live under is a setup error.
+      evictor.checkFits(limit, blobs.values(), "version " + version + " of " + storage.uri());
+    }
 
     if (isComplete(view, manifestSha, storage.uri())) {
+      for (String sha : blobs.keySet()) {
+        CacheEvictor.touch(layout.blob(sha));
+      }
       listener.started(m.files().size(), totalBytes);
       listener.progressed(totalBytes);
       return new StageReport(
@@ -111,16 +127,54 @@ public final class SnapshotStager {
           totalBytes,
           0,
           0,
-          distinct(m).size(),
+          blobs.size(),
+          0,
+          0,
           0,
           0,
           true,
           seconds(t0));
     }
     deleteDeadTemps();
-    listener.started(m.files().size(), totalBytes);
+    // Pinned for the whole stage: another process's eviction must not take blobs this view is
+    // about to link.
+    try (CacheLease lease = CacheLease.acquire(layout, blobs.keySet())) {
+      CacheEvictor.Result evicted = makeRoom(blobs);
+      return download(
+          storage, version, listener, m, blobs, manifestBytes, manifestSha, evicted, t0);
+    }
+  }
 
-    Map<String, Manifest.DataFile> blobs = distinct(m);
+  /** Evicts for the missing blobs when a limit is set. */
+  private CacheEvictor.Result makeRoom(Map<String, Manifest.DataFile> blobs) throws IOException {
+    CacheLimit limit = options.cacheLimit();
+    if (limit == null) {
+      return CacheEvictor.Result.NONE;
+    }
+    long incoming = 0;
+    for (Manifest.DataFile f : blobs.values()) {
+      if (!Files.exists(layout.blob(f.sha256()))) {
+        incoming += evictor.allocated(f.byteLength());
+      }
+    }
+    return evictor.makeRoom(incoming, limit, options.freeSpaceFloorBytes(), blobs.keySet());
+  }
+
+  private StageReport download(
+      Storage storage,
+      long version,
+      StageListener listener,
+      Manifest m,
+      Map<String, Manifest.DataFile> blobs,
+      byte[] manifestBytes,
+      String manifestSha,
+      CacheEvictor.Result evicted,
+      long t0)
+      throws IOException {
+    String id = CacheLayout.snapshotId(m.datasetId(), storage.uri());
+    Path view = layout.view(id, version);
+    long totalBytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    listener.started(m.files().size(), totalBytes);
     AtomicLong progress = new AtomicLong();
     AtomicInteger downloaded = new AtomicInteger();
     AtomicInteger reused = new AtomicInteger();
@@ -181,6 +235,8 @@ public final class SnapshotStager {
         reused.get(),
         downloader.retries.sum(),
         downloader.bytesRefetched.sum(),
+        evicted.blobs(),
+        evicted.bytes(),
         false,
         seconds(t0));
   }
@@ -206,6 +262,7 @@ public final class SnapshotStager {
       throws IOException {
     Path blob = layout.blob(w.file().sha256());
     if (present(blob, w)) {
+      CacheEvictor.touch(blob);
       return false;
     }
     try (CacheLocks.Held lock = CacheLocks.lock(layout.lockFile(w.file().sha256()))) {

@@ -10,7 +10,10 @@ package dev.riffle.s3.stage;
  * @param backoffBaseMillis first retry's backoff ceiling, doubled per attempt (default 200)
  * @param backoffCapMillis largest backoff ceiling (default 10 s)
  * @param freeSpaceFloorBytes a download must leave at least this much free on the cache's file
- *     system (default 0); it fails fast, before any byte is fetched, if it would not
+ *     system (default 0); it fails fast, before any byte is fetched, if it would not (with a cache
+ *     limit, blobs are evicted to keep it first)
+ * @param cacheLimit the most the cache's blobs may take, and how to evict; null (the default) for
+ *     no limit
  */
 public record StageOptions(
     int partBytes,
@@ -18,7 +21,8 @@ public record StageOptions(
     int maxAttempts,
     long backoffBaseMillis,
     long backoffCapMillis,
-    long freeSpaceFloorBytes) {
+    long freeSpaceFloorBytes,
+    CacheLimit cacheLimit) {
 
   public static final int DEFAULT_PART_BYTES = 8 << 20;
   public static final int DEFAULT_THREADS = 16;
@@ -40,27 +44,51 @@ public record StageOptions(
 
   /** The defaults above. */
   public static StageOptions defaults() {
-    return new StageOptions(DEFAULT_PART_BYTES, DEFAULT_THREADS, 8, 200, 10_000, 0);
+    return new StageOptions(DEFAULT_PART_BYTES, DEFAULT_THREADS, 8, 200, 10_000, 0, null);
   }
 
   public StageOptions withPartBytes(int bytes) {
     return new StageOptions(
-        bytes, threads, maxAttempts, backoffBaseMillis, backoffCapMillis, freeSpaceFloorBytes);
+        bytes,
+        threads,
+        maxAttempts,
+        backoffBaseMillis,
+        backoffCapMillis,
+        freeSpaceFloorBytes,
+        cacheLimit);
   }
 
   public StageOptions withThreads(int n) {
     return new StageOptions(
-        partBytes, n, maxAttempts, backoffBaseMillis, backoffCapMillis, freeSpaceFloorBytes);
+        partBytes,
+        n,
+        maxAttempts,
+        backoffBaseMillis,
+        backoffCapMillis,
+        freeSpaceFloorBytes,
+        cacheLimit);
   }
 
   /** Retries: {@code attempts} tries in all, backoff from {@code baseMillis} up to {@code cap}. */
   public StageOptions withRetries(int attempts, long baseMillis, long capMillis) {
     return new StageOptions(
-        partBytes, threads, attempts, baseMillis, capMillis, freeSpaceFloorBytes);
+        partBytes, threads, attempts, baseMillis, capMillis, freeSpaceFloorBytes, cacheLimit);
   }
 
   public StageOptions withFreeSpaceFloor(long bytes) {
     return new StageOptions(
-        partBytes, threads, maxAttempts, backoffBaseMillis, backoffCapMillis, bytes);
+        partBytes, threads, maxAttempts, backoffBaseMillis, backoffCapMillis, bytes, cacheLimit);
+  }
+
+  /** Keeps the cache under {@code limit} (null: no limit), evicting before each download. */
+  public StageOptions withCacheLimit(CacheLimit limit) {
+    return new StageOptions(
+        partBytes,
+        threads,
+        maxAttempts,
+        backoffBaseMillis,
+        backoffCapMillis,
+        freeSpaceFloorBytes,
+        limit);
   }
 }

@@ -16,6 +16,8 @@ import java.nio.file.Path;
  * @param filesReused blobs already in the cache, or fetched meanwhile by another thread or process
  * @param retries ranged reads or opens retried after a transient error
  * @param bytesRefetched bytes of failed attempts (read again on retry)
+ * @param blobsEvicted blobs this stage evicted to stay under the cache limit
+ * @param bytesEvicted their size on disk (whole blocks)
  * @param alreadyComplete the view was complete before this call: nothing was done
  * @param seconds wall time of the stage
  */
@@ -31,6 +33,8 @@ public record StageReport(
     int filesReused,
     long retries,
     long bytesRefetched,
+    int blobsEvicted,
+    long bytesEvicted,
     boolean alreadyComplete,
     double seconds) {
 

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Assumptions;
  * environment variables, else the start script's env file. Tests skip without it unless {@code
  * RIFFLE_S3_REQUIRED=1}.
  */
-final class LocalS3 {
+public final class LocalS3 {
   private LocalS3() {}
 
-  static Map<String, String> settings() throws IOException {
+  public static Map<String, String> settings() throws IOException {
     Map<String, String> s = new HashMap<>();
     String endpoint = System.getenv("RIFFLE_S3_ENDPOINT");
     if (endpoint != null && !endpoint.isBlank()) {
@@ -65,7 +65,7 @@ final class LocalS3 {
   }
 
   /** The server's endpoint, checked to answer, or the test is skipped (or fails). */
-  static URI endpoint() throws IOException {
+  public static URI endpoint() throws IOException {
     String endpoint = settings().get("RIFFLE_S3_ENDPOINT");
     if (endpoint == null) {
       skipOrFail("no RIFFLE_S3_ENDPOINT in the environment and no env file /tmp/riffle-s3/env");
@@ -79,7 +79,7 @@ final class LocalS3 {
     return u;
   }
 
-  static String bucket() throws IOException {
+  public static String bucket() throws IOException {
     return settings().getOrDefault("RIFFLE_S3_BUCKET", "riffle-test");
   }
 
@@ -88,7 +88,7 @@ final class LocalS3 {
    * S3A's and the SDK's own retries are off and timeouts short, so the stager's retries are the
    * ones under test.
    */
-  static Configuration conf(String endpoint) throws IOException {
+  public static Configuration conf(String endpoint) throws IOException {
     Map<String, String> s = settings();
     Configuration conf =
         HadoopStorage.s3aConfiguration(

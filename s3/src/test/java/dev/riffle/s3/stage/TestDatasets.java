@@ -20,14 +20,14 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Real datasets for staging tests: an id and an incompressible payload per row. */
-final class TestDatasets {
-  static final Schema SCHEMA =
+public final class TestDatasets {
+  public static final Schema SCHEMA =
       new Schema(
           List.of(
               new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
               new Field("payload", FieldType.nullable(ArrowType.Binary.INSTANCE), null)));
 
-  static final int ROW_BYTES = 4096;
+  public static final int ROW_BYTES = 4096;
   static final int BATCH_ROWS = 32;
 
   private TestDatasets() {}
@@ -36,7 +36,7 @@ final class TestDatasets {
    * Writes (version 1) or appends (later versions) about {@code totalBytes} of rows in files of
    * about {@code fileBytes}, and returns the published manifest.
    */
-  static Manifest write(Storage storage, long totalBytes, long fileBytes, long seed)
+  public static Manifest write(Storage storage, long totalBytes, long fileBytes, long seed)
       throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     // Small pages and no zstd (the payload is random): files end near the target size, quickly.

@@ -1,0 +1,67 @@
+package dev.riffle.s3.lazy;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters of a {@link LazyStorage}, for tests, benchmarks and progress output. Thread-safe. */
+public final class LazyStats {
+  final LongAdder chunkHits = new LongAdder();
+  final LongAdder chunkMisses = new LongAdder();
+  final LongAdder corruptChunks = new LongAdder();
+  final LongAdder chunksEvicted = new LongAdder();
+  final LongAdder remoteRequests = new LongAdder();
+  final LongAdder vectoredReads = new LongAdder();
+  final LongAdder remoteBytes = new LongAdder();
+
+  /** Chunk reads served from the local cache. */
+  public long chunkHits() {
+    return chunkHits.sum();
+  }
+
+  /** Chunk reads that had to go to the remote store. */
+  public long chunkMisses() {
+    return chunkMisses.sum();
+  }
+
+  /** Cached chunks whose CRC32C did not match: deleted and fetched again. */
+  public long corruptChunks() {
+    return corruptChunks.sum();
+  }
+
+  /** Chunk files deleted to stay under the cache limit. */
+  public long chunksEvicted() {
+    return chunksEvicted.sum();
+  }
+
+  /** Ranged reads sent to the remote store (each range of a vectored read counts once). */
+  public long remoteRequests() {
+    return remoteRequests.sum();
+  }
+
+  /** Calls of {@code readVectored} (several ranges at once). */
+  public long vectoredReads() {
+    return vectoredReads.sum();
+  }
+
+  /** Bytes fetched from the remote store. */
+  public long remoteBytes() {
+    return remoteBytes.sum();
+  }
+
+  @Override
+  public String toString() {
+    return "hits="
+        + chunkHits()
+        + " misses="
+        + chunkMisses()
+        + " corrupt="
+        + corruptChunks()
+        + " evicted="
+        + chunksEvicted()
+        + " requests="
+        + remoteRequests()
+        + " vectored="
+        + vectoredReads()
+        + " bytes="
+        + remoteBytes();
+  }
+}

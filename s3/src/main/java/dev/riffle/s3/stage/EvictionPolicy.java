@@ -1,0 +1,14 @@
+package dev.riffle.s3.stage;
+
+/** Which blobs {@link CacheEvictor} removes first when the cache must shrink. */
+public enum EvictionPolicy {
+  /** Least recently used first: the oldest last use (a blob's mtime, set on stage and on pin). */
+  LRU,
+
+  /**
+   * Furthest next use first (Belady's choice), from the caller's {@link NextUse} (the loader knows
+   * its epoch plan, so it knows which files it reads when): blobs not in the plan go first, then
+   * those needed latest; ties are broken by {@link #LRU}.
+   */
+  FURTHEST_NEXT_USE
+}

@@ -1,0 +1,122 @@
+package dev.riffle.s3.lazy;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.LocalStorage;
+import dev.riffle.format.io.Storage;
+import dev.riffle.s3.HadoopStorage;
+import dev.riffle.s3.stage.LocalS3;
+import dev.riffle.s3.stage.SnapshotStager;
+import dev.riffle.s3.stage.StageOptions;
+import dev.riffle.s3.stage.StageReport;
+import dev.riffle.s3.stage.TestDatasets;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.UUID;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Lazy take rows/s (cold and warm chunk cache) against staged take rows/s on the same dataset and
+ * the same random rows, and the time to the first batch of 64 rows (lazy: open + take; staged:
+ * stage + open + take). Runs only with {@code RIFFLE_BENCH=1} and the local S3 server; prints a
+ * Markdown table for {@code benchmarks/results/staging.md}. Size: {@code RIFFLE_BENCH_MIB} (64),
+ * batches: {@code RIFFLE_BENCH_BATCHES} (50) of 64 rows.
+ */
+class LazyBenchmarkTest {
+  static final int BATCH = 64;
+
+  @TempDir Path dir;
+
+  @Test
+  void lazyVersusStagedTake() throws Exception {
+    Assumptions.assumeTrue("1".equals(System.getenv("RIFFLE_BENCH")), "set RIFFLE_BENCH=1");
+    URI endpoint = LocalS3.endpoint();
+    int mib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_MIB", "64"));
+    int batches = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_BATCHES", "50"));
+    Configuration conf =
+        HadoopStorage.s3aConfiguration(
+            endpoint.toString(),
+            "us-east-1",
+            LocalS3.settings().get("RIFFLE_S3_ACCESS_KEY"),
+            LocalS3.settings().get("RIFFLE_S3_SECRET_KEY"));
+    conf.set("fs.s3a.connection.maximum", "64");
+    String uri = "s3a://" + LocalS3.bucket() + "/lazy-bench/" + UUID.randomUUID();
+    Manifest m;
+    try (HadoopStorage s3 = new HadoopStorage(uri, conf)) {
+      m = TestDatasets.write(s3, (long) mib << 20, 16L << 20, 1);
+    }
+    long[][] rows = new long[batches][];
+    for (int b = 0; b < batches; b++) {
+      rows[b] = LazyStorageTest.randomRows(m.totalRows(), BATCH, 100 + b);
+    }
+    StringBuilder md = new StringBuilder();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%d MiB, %d files, %d rows of %d B; %d batches of %d random rows (same rows for all)%n%n",
+            mib,
+            m.files().size(),
+            m.totalRows(),
+            TestDatasets.ROW_BYTES,
+            batches,
+            BATCH));
+    md.append("| mode | first batch ms | take rows/s | remote GETs | remote MB |\n");
+    md.append("|---|---|---|---|---|\n");
+
+    // Staged: the first batch waits for the whole snapshot.
+    long t0 = System.nanoTime();
+    StageReport staged;
+    try (HadoopStorage s3 = new HadoopStorage(uri, conf)) {
+      staged = new SnapshotStager(dir.resolve("stage"), StageOptions.defaults()).stage(s3, 1);
+    }
+    row(md, "staged", new LocalStorage(staged.view()), rows, t0, null);
+
+    for (String mode : new String[] {"lazy, cold cache", "lazy, warm cache"}) {
+      try (LazyStorage lazy =
+          new LazyStorage(new HadoopStorage(uri, conf), dir.resolve("chunks"))) {
+        row(md, mode, lazy, rows, System.nanoTime(), lazy.stats());
+      }
+    }
+    System.out.println(md);
+    Files.writeString(
+        Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/lazy-bench.md")),
+        md.toString());
+  }
+
+  private static void row(
+      StringBuilder md, String mode, Storage s, long[][] rows, long t0, LazyStats stats)
+      throws IOException {
+    try (BufferAllocator a = new RootAllocator();
+        Dataset d = Dataset.open(s, a)) {
+      double firstMs;
+      try (VectorSchemaRoot r = d.take(rows[0], null)) {
+        firstMs = (System.nanoTime() - t0) / 1e6;
+      }
+      long t1 = System.nanoTime();
+      for (int b = 1; b < rows.length; b++) {
+        try (VectorSchemaRoot r = d.take(rows[b], null)) {
+          // Only the time counts.
+        }
+      }
+      double seconds = (System.nanoTime() - t1) / 1e9;
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.0f | %.0f | %s | %s |%n",
+              mode,
+              firstMs,
+              (rows.length - 1) * (double) BATCH / seconds,
+              stats == null ? "-" : Long.toString(stats.remoteRequests()),
+              stats == null ? "-" : String.format(Locale.ROOT, "%.1f", stats.remoteBytes() / 1e6)));
+    }
+  }
+}
