@@ -2,17 +2,13 @@ package dev.riffle.format.io;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /** A dataset in a local directory, read and written with java.nio. */
@@ -66,35 +62,12 @@ public final class LocalStorage implements Storage {
     if (Files.exists(target)) {
       throw new FileAlreadyExistsException(target.toString());
     }
-    Path temp =
-        target.resolveSibling(
-            "."
-                + target.getFileName()
-                + "."
-                + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+    Path temp = DurableFiles.writeTemp(target, content);
     try {
-      try (FileChannel ch =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer b = ByteBuffer.wrap(content);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        ch.force(true);
-      }
       Files.createLink(target, temp);
-      syncDirectory(target.getParent());
+      DurableFiles.syncDirectory(target.getParent());
     } finally {
       Files.deleteIfExists(temp);
-    }
-  }
-
-  /** Makes a new directory entry durable (Linux allows fsync on a directory). */
-  static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some file systems refuse to open directories; the entry is then as durable as they make it.
     }
   }
 

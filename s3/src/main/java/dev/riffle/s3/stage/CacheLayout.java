@@ -147,12 +147,9 @@ public final class CacheLayout {
     }
   }
 
-  /** Makes new directory entries durable (Linux allows fsync on a directory). */
+  /** Makes new directory entries durable. */
   static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some file systems refuse to open directories; the entry is then as durable as they make it.
-    }
+    dev.riffle.format.io.DurableFiles.syncDirectory(dir);
+  }
   }
 }

@@ -3,17 +3,16 @@ package dev.riffle.s3.stage;
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.format.io.DurableFiles;
 import dev.riffle.format.io.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -359,22 +357,8 @@ public final class SnapshotStager {
 
   /** Temp file, fsync, atomic move, fsync of the directory. */
   private static void writeDurably(Path target, byte[] content) throws IOException {
-    Path temp =
-        target.resolveSibling(
-            "."
-                + target.getFileName()
-                + "."
-                + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+    Path temp = DurableFiles.writeTemp(target, content);
     try {
-      try (FileChannel ch =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(content);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        ch.force(true);
-      }
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       CacheLayout.syncDirectory(target.getParent());
     } finally {
