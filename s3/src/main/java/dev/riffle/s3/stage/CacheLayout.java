@@ -1,11 +1,9 @@
 package dev.riffle.s3.stage;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -150,6 +148,5 @@ public final class CacheLayout {
   /** Makes new directory entries durable. */
   static void syncDirectory(Path dir) {
     dev.riffle.format.io.DurableFiles.syncDirectory(dir);
-  }
   }
 }
