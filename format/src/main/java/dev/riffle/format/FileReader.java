@@ -2,6 +2,7 @@ package dev.riffle.format;
 
 import dev.riffle.format.encoding.RecordInput;
 import dev.riffle.format.io.FileSource;
+import dev.riffle.format.io.IoEngine;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
@@ -21,9 +22,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -34,6 +42,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * footer, directory and schema (usually one read of the tail, plus the head's magic); each column's
  * search metadata is read on first use, in one read. After that, a row of a column (or column
  * group) costs one read. Safe for concurrent use; the results are owned by the caller.
+ *
+ * <p>A take's reads are sorted, de-duplicated and coalesced across all requested columns ({@link
+ * TakePlan}); they are then executed by the reader's {@link IoEngine}: one at a time in the
+ * caller's thread (the default), or with up to {@link #setReadsInFlight(int) n} reads in flight, in
+ * which case each read's rows are decoded by the thread that read them and then copied into the
+ * result in row order. Reads of local files go into reused direct, 4096-aligned buffers; {@link
+ * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT).
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;
@@ -48,6 +63,7 @@ public final class FileReader implements AutoCloseable {
   private final ColumnReader[] columns;
   private final ReadStats stats;
   private long coalesceGap = 0;
+  private volatile IoEngine engine = IoEngine.synchronous();
 
   private FileReader(
       RandomAccessSource source,
@@ -75,6 +91,22 @@ public final class FileReader implements AutoCloseable {
   /** Opens a local file; the reader closes it. */
   public static FileReader open(Path path, BufferAllocator allocator) throws IOException {
     FileSource source = FileSource.open(path);
+    try {
+      return open(source, true, allocator);
+    } catch (IOException | RuntimeException e) {
+      source.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a local file, bypassing the page cache (O_DIRECT) if {@code direct} and the file system
+   * allows it; otherwise it reads through the page cache, as {@link FileSource#directFallback()}
+   * reports.
+   */
+  public static FileReader open(Path path, BufferAllocator allocator, boolean direct)
+      throws IOException {
+    FileSource source = FileSource.open(path, direct);
     try {
       return open(source, true, allocator);
     } catch (IOException | RuntimeException e) {
@@ -298,6 +330,33 @@ public final class FileReader implements AutoCloseable {
     this.coalesceGap = bytes;
   }
 
+  /**
+   * Executes takes with this engine: {@link IoEngine#synchronous()} (the default) reads in the
+   * caller's thread, one read at a time; a concurrent engine keeps up to its {@code inFlight} reads
+   * in flight per take. Counters are the same either way.
+   */
+  public void setIoEngine(IoEngine engine) {
+    if (engine == null) {
+      throw new IllegalArgumentException("null engine");
+    }
+    this.engine = engine;
+  }
+
+  /** Shorthand for {@code setIoEngine(IoEngine.shared(n))}: up to n reads in flight per take. */
+  public void setReadsInFlight(int n) {
+    setIoEngine(IoEngine.shared(n));
+  }
+
+  /** The engine that executes takes. */
+  public IoEngine ioEngine() {
+    return engine;
+  }
+
+  /** The source the reader reads from. */
+  public RandomAccessSource source() {
+    return source;
+  }
+
   private ColumnReader column(int c) throws IOException {
     synchronized (columns) {
       if (columns[c] == null) {
@@ -407,12 +466,25 @@ public final class FileReader implements AutoCloseable {
 
   /** Executes a plan made by {@link #plan}. */
   public VectorSchemaRoot take(TakePlan plan) throws IOException {
-    ByteBuffer[] buffers = new ByteBuffer[plan.reads()];
-    if (buffers.length > 0) {
+    int reads = plan.reads();
+    if (reads > 0) {
       stats.round();
     }
-    for (int r = 0; r < buffers.length; r++) {
-      buffers[r] = read(plan.readOffset[r], plan.readLength[r]);
+    IoEngine e = engine;
+    if (e.workersFor(reads) > 1) {
+      return takeConcurrent(plan, e);
+    }
+    ByteBuffer[] buffers = new ByteBuffer[reads];
+    ByteBuffer area = ReadArena.get(plan.alignedBytes(), source.prefersDirectBuffers());
+    int pos = 0;
+    for (int r = 0; r < reads; r++) {
+      long len = plan.readLength[r];
+      if (area != null) {
+        buffers[r] = readInto(area, pos, plan.readOffset[r], (int) len);
+        pos += ReadArena.align(len);
+      } else {
+        buffers[r] = read(plan.readOffset[r], len);
+      }
     }
     int n = plan.rows.length;
     VectorSchemaRoot root = newRoot(plan.fields, n);
@@ -429,9 +501,220 @@ public final class FileReader implements AutoCloseable {
       checkDictionaryIndices(root);
       stats.decoded((long) n * plan.fields.size());
       return root;
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException ex) {
       root.close();
-      throw e;
+      throw ex;
+    }
+  }
+
+  /** Reads {@code length} bytes at file {@code offset} into {@code area[pos, pos + length)}. */
+  private ByteBuffer readInto(ByteBuffer area, int pos, long offset, int length)
+      throws IOException {
+    ByteBuffer b = area.slice(pos, length).order(ByteOrder.LITTLE_ENDIAN);
+    try {
+      source.readFully(offset, b);
+    } catch (EOFException e) {
+      throw new CorruptFileException(
+          resource, offset, "file ends inside a read of " + length + " bytes", e);
+    }
+    stats.read(offset, length);
+    b.flip();
+    return b;
+  }
+
+  /**
+   * Runs the plan's reads on a concurrent engine. Each worker decodes the rows of the reads it did
+   * into its own scratch batch (rows of one column arrive there in increasing position, as Arrow's
+   * variable-width and list vectors need); the caller then copies them into the result in the
+   * requested order.
+   */
+  private VectorSchemaRoot takeConcurrent(TakePlan plan, IoEngine e) throws IOException {
+    int reads = plan.reads();
+    int n = plan.rows.length;
+    int cols = plan.columns.length;
+    int workers = e.workersFor(reads);
+    ColumnReader[] readers = new ColumnReader[cols];
+    for (int c = 0; c < cols; c++) {
+      readers[c] = column(plan.columns[c]);
+    }
+    boolean direct = source.prefersDirectBuffers();
+    VectorSchemaRoot[] scratch = new VectorSchemaRoot[workers];
+    ColumnReader.Target[][] targets = new ColumnReader.Target[workers][];
+    int[][] counts = new int[workers][cols];
+    int[] workerOf = new int[cols * n];
+    int[] localOf = new int[cols * n];
+    int capacity = Math.max(1, (int) Math.min(n, 2L * n / workers + 8));
+    try {
+      e.run(
+          reads,
+          (r, w) -> {
+            if (scratch[w] == null) {
+              scratch[w] = newRoot(plan.fields, capacity);
+              targets[w] = new ColumnReader.Target[cols];
+              for (int c = 0; c < cols; c++) {
+                targets[w][c] = target(readers[c].spec, scratch[w]);
+              }
+            }
+            long len = plan.readLength[r];
+            ByteBuffer area = ReadArena.get(len, direct);
+            ByteBuffer buf =
+                area != null
+                    ? readInto(area, 0, plan.readOffset[r], (int) len)
+                    : read(plan.readOffset[r], len);
+            int[] count = counts[w];
+            for (int k = plan.readSlotStart[r]; k < plan.readSlotStart[r + 1]; k++) {
+              int slot = plan.readSlots[k];
+              int c = slot / n;
+              int i = slot - c * n;
+              int local = count[c]++;
+              readers[c].decodeRow(plan.rows[i], buf, plan.readOffset[r], targets[w][c], local);
+              workerOf[slot] = w;
+              localOf[slot] = local;
+            }
+          });
+      VectorSchemaRoot root = newRoot(plan.fields, n);
+      try {
+        FieldVector[] from = new FieldVector[workers];
+        for (String name : plan.fields) {
+          int c = Arrays.binarySearch(plan.columns, schema.columnOf(schema.fieldIndex(name)));
+          for (int w = 0; w < workers; w++) {
+            from[w] = scratch[w] == null ? null : scratch[w].getVector(name);
+            if (from[w] != null) {
+              from[w].setValueCount(counts[w][c]);
+            }
+          }
+          FieldVector to = root.getVector(name);
+          int base = c * n;
+          for (int i = 0; i < n; i++) {
+            RowCopy.copy(from[workerOf[base + i]], localOf[base + i], to, i);
+          }
+        }
+        root.setRowCount(n);
+        checkDictionaryIndices(root);
+        stats.decoded((long) n * plan.fields.size());
+        return root;
+      } catch (IOException | RuntimeException ex) {
+        root.close();
+        throw ex;
+      }
+    } finally {
+      for (VectorSchemaRoot v : scratch) {
+        if (v != null) {
+          v.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Per-thread read buffers, reused from take to take: direct and 4096-aligned for sources that
+   * prefer direct buffers, heap otherwise. Decoding copies everything it keeps, so a buffer is free
+   * again when the take that filled it returns.
+   */
+  static final class ReadArena {
+    /**
+     * Larger takes read into per-read heap buffers instead: a fresh direct buffer that size costs
+     * more in page faults and zeroing (measured: half the time of a 25 MiB take) than the copy.
+     */
+    static final long MAX_AREA = 16L << 20;
+
+    /** Areas up to this size stay with their thread. */
+    static final int KEEP = 16 << 20;
+
+    private static final ThreadLocal<ByteBuffer> DIRECT = new ThreadLocal<>();
+    private static final ThreadLocal<ByteBuffer> HEAP = new ThreadLocal<>();
+
+    private ReadArena() {}
+
+    static long align(long bytes) {
+      return (bytes + FileLayout.SECTOR_BYTES - 1) & -FileLayout.SECTOR_BYTES;
+    }
+
+    /** A buffer of at least {@code bytes} bytes, or null if that is too large for an area. */
+    static ByteBuffer get(long bytes, boolean direct) {
+      if (bytes > MAX_AREA) {
+        return null;
+      }
+      ThreadLocal<ByteBuffer> local = direct ? DIRECT : HEAP;
+      ByteBuffer b = local.get();
+      if (b == null || b.capacity() < bytes) {
+        int size = (int) Math.max(align(bytes), 64 * 1024);
+        b =
+            direct
+                ? IoEngine.allocateAligned(size, FileLayout.SECTOR_BYTES)
+                : ByteBuffer.allocate(size);
+        if (size <= KEEP) {
+          local.set(b);
+        }
+      }
+      return b.clear();
+    }
+  }
+
+  /**
+   * Copies one value between vectors of the same type, appending at {@code j} (the target is filled
+   * in increasing positions). Lists, fixed-size lists and structs are copied structurally, fixed
+   * width children in bulk; other vectors through {@link ValueVector#copyFromSafe}.
+   */
+  static final class RowCopy {
+    private RowCopy() {}
+
+    static void copy(ValueVector from, int i, ValueVector to, int j) {
+      if (from instanceof ListVector) {
+        ListVector f = (ListVector) from;
+        ListVector t = (ListVector) to;
+        if (f.isNull(i)) {
+          t.setNull(j);
+          return;
+        }
+        int s = f.getElementStartIndex(i);
+        int count = f.getElementEndIndex(i) - s;
+        int at = t.startNewValue(j);
+        copyRange(f.getDataVector(), s, t.getDataVector(), at, count);
+        t.endValue(j, count);
+      } else if (from instanceof FixedSizeListVector) {
+        FixedSizeListVector f = (FixedSizeListVector) from;
+        FixedSizeListVector t = (FixedSizeListVector) to;
+        if (f.isNull(i)) {
+          t.setNull(j);
+          return;
+        }
+        t.setNotNull(j);
+        int m = f.getListSize();
+        copyRange(f.getDataVector(), i * m, t.getDataVector(), j * m, m);
+      } else if (from instanceof StructVector) {
+        StructVector f = (StructVector) from;
+        StructVector t = (StructVector) to;
+        if (f.isNull(i)) {
+          t.setNull(j);
+          return;
+        }
+        t.setIndexDefined(j);
+        for (int k = 0; k < f.size(); k++) {
+          copy(f.getChildByOrdinal(k), i, t.getChildByOrdinal(k), j);
+        }
+      } else {
+        to.copyFromSafe(i, j, from);
+      }
+    }
+
+    static void copyRange(ValueVector from, int i, ValueVector to, int j, int count) {
+      if (count > 1 && from instanceof BaseFixedWidthVector && !(from instanceof BitVector)) {
+        BaseFixedWidthVector f = (BaseFixedWidthVector) from;
+        BaseFixedWidthVector t = (BaseFixedWidthVector) to;
+        while (t.getValueCapacity() < j + count) {
+          t.reAlloc();
+        }
+        long w = f.getTypeWidth();
+        t.getDataBuffer().setBytes(j * w, f.getDataBuffer(), i * w, count * w);
+        for (int k = 0; k < count; k++) {
+          BitVectorHelper.setValidityBit(t.getValidityBuffer(), j + k, f.isSet(i + k));
+        }
+        return;
+      }
+      for (int k = 0; k < count; k++) {
+        copy(from, i + k, to, j + k);
+      }
     }
   }
 

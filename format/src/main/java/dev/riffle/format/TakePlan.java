@@ -17,6 +17,15 @@ public final class TakePlan {
   final int[] readOf;
 
   final long[] rangeOffset;
+
+  /**
+   * The slots each read serves, grouped by read: read r serves {@code readSlots[readSlotStart[r]]}
+   * up to (excluding) {@code readSlots[readSlotStart[r + 1]]}, in increasing byte offset.
+   */
+  final int[] readSlots;
+
+  final int[] readSlotStart;
+
   final long[] readOffset;
   final long[] readLength;
 
@@ -35,14 +44,11 @@ public final class TakePlan {
     this.columns = columns;
     this.rangeOffset = rangeOffset;
     int n = rangeOffset.length;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare(rangeOffset[a], rangeOffset[b]));
+    int[] order = sortedByOffset(rangeOffset);
     readOf = new int[n];
     long[] offsets = new long[n];
     long[] lengths = new long[n];
+    int[] firstSlot = new int[n + 1];
     int reads = 0;
     long curStart = -1;
     long curEnd = -1;
@@ -58,12 +64,62 @@ public final class TakePlan {
         curEnd = e;
         offsets[reads] = s;
         lengths[reads] = e - s;
+        firstSlot[reads] = o;
         reads++;
       }
       readOf[i] = reads - 1;
     }
+    firstSlot[reads] = n;
+    readSlots = order;
+    readSlotStart = reads == n ? firstSlot : Arrays.copyOf(firstSlot, reads + 1);
     readOffset = Arrays.copyOf(offsets, reads);
     readLength = Arrays.copyOf(lengths, reads);
+  }
+
+  /**
+   * Slot indices in increasing order of their byte offset (ties in slot order). Offsets below 2^(63
+   * - bits(n)) are sorted as packed primitive keys; larger ones fall back to a boxed sort.
+   */
+  static int[] sortedByOffset(long[] offset) {
+    int n = offset.length;
+    int[] order = new int[n];
+    if (n <= 1) {
+      return order;
+    }
+    int bits = 32 - Integer.numberOfLeadingZeros(n - 1);
+    long max = 0;
+    boolean sorted = true;
+    for (int i = 0; i < n; i++) {
+      max = Math.max(max, offset[i]);
+      if (i > 0 && offset[i] < offset[i - 1]) {
+        sorted = false;
+      }
+    }
+    if (sorted) {
+      Arrays.setAll(order, i -> i);
+      return order;
+    }
+    if (max < (1L << (63 - bits))) {
+      long[] keys = new long[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = (offset[i] << bits) | i;
+      }
+      Arrays.sort(keys);
+      long mask = (1L << bits) - 1;
+      for (int i = 0; i < n; i++) {
+        order[i] = (int) (keys[i] & mask);
+      }
+      return order;
+    }
+    Integer[] boxed = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      boxed[i] = i;
+    }
+    Arrays.sort(boxed, (a, b) -> Long.compare(offset[a], offset[b]));
+    for (int i = 0; i < n; i++) {
+      order[i] = boxed[i];
+    }
+    return order;
   }
 
   /** Number of read calls the plan issues. */
@@ -76,6 +132,15 @@ public final class TakePlan {
     long sum = 0;
     for (long l : readLength) {
       sum += l;
+    }
+    return sum;
+  }
+
+  /** Bytes of a buffer holding every read at a 4 KiB-aligned position. */
+  long alignedBytes() {
+    long sum = 0;
+    for (long l : readLength) {
+      sum += (l + FileLayout.SECTOR_BYTES - 1) & -FileLayout.SECTOR_BYTES;
     }
     return sum;
   }

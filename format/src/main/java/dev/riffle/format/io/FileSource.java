@@ -1,33 +1,140 @@
 package dev.riffle.format.io;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** A local file read with positional reads ({@code pread}), safe for concurrent use. */
+/**
+ * A local file read with positional reads ({@code pread}), safe for concurrent use.
+ *
+ * <p>An interrupt of a reading thread makes the JDK close the channel ({@link
+ * ClosedByInterruptException}); this source then reopens the file, so that the interrupted read
+ * fails but every other reader, now and later, carries on. Only {@link #close()} closes it for
+ * good.
+ *
+ * <p>{@link #open(Path, boolean)} can bypass the page cache (O_DIRECT). Reads then go to the disk
+ * in whole aligned blocks: aligned requests into aligned direct buffers are read in place, any
+ * other request through an aligned bounce buffer of the reading thread. If the file system refuses
+ * O_DIRECT (tmpfs, some overlay and network file systems) the file is opened normally and {@link
+ * #directFallback()} says why.
+ */
 public final class FileSource implements RandomAccessSource {
-  private final Path path;
-  private final FileChannel channel;
-  private final long length;
+  /** The alignment used for O_DIRECT reads when the file store reports a smaller block. */
+  public static final int DIRECT_ALIGNMENT = 4096;
 
-  private FileSource(Path path, FileChannel channel, long length) {
+  /** Bounce buffers larger than this are not kept between reads. */
+  private static final int KEEP_BOUNCE_BYTES = 1 << 20;
+
+  private static final ThreadLocal<ByteBuffer> BOUNCE = new ThreadLocal<>();
+
+  private final Path path;
+  private final long length;
+  private final boolean direct;
+  private final int alignment;
+  private final String directFallback;
+  private final Object reopenLock = new Object();
+  private volatile FileChannel channel;
+  private volatile boolean closed;
+
+  private FileSource(
+      Path path,
+      FileChannel channel,
+      long length,
+      boolean direct,
+      int alignment,
+      String directFallback) {
     this.path = path;
     this.channel = channel;
     this.length = length;
+    this.direct = direct;
+    this.alignment = alignment;
+    this.directFallback = directFallback;
   }
 
-  /** Opens a file for reading. */
+  /** Opens a file for reading through the page cache. */
   public static FileSource open(Path path) throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+    return open(path, false);
+  }
+
+  /**
+   * Opens a file for reading, with O_DIRECT if {@code direct} and the file system allows it
+   * (otherwise through the page cache; see {@link #directFallback()}).
+   */
+  public static FileSource open(Path path, boolean direct) throws IOException {
+    String fallback = null;
+    if (direct) {
+      int align = DIRECT_ALIGNMENT;
+      try {
+        long block = Files.getFileStore(path).getBlockSize();
+        if (block > align && Long.bitCount(block) == 1 && block <= (1 << 20)) {
+          align = (int) block;
+        }
+      } catch (IOException | UnsupportedOperationException e) {
+        // Keep the default alignment; opening below says whether O_DIRECT works at all.
+      }
+      FileChannel ch = null;
+      try {
+        ch = openChannel(path, true);
+        // Some file systems accept the flag at open and refuse the first read.
+        ByteBuffer probe = IoEngine.allocateAligned(align, align);
+        ch.read(probe, 0);
+        return new FileSource(path, ch, ch.size(), true, align, null);
+      } catch (IOException | UnsupportedOperationException e) {
+        if (ch != null) {
+          ch.close();
+        }
+        if (!Files.isRegularFile(path)) {
+          throw e instanceof IOException ? (IOException) e : new IOException(e);
+        }
+        fallback =
+            "O_DIRECT refused for " + path + " (" + e + "); reading through the page cache instead";
+        System.getLogger(FileSource.class.getName()).log(System.Logger.Level.WARNING, fallback);
+      }
+    }
+    FileChannel ch = openChannel(path, false);
     try {
-      return new FileSource(path, ch, ch.size());
+      return new FileSource(path, ch, ch.size(), false, 1, fallback);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
     }
+  }
+
+  private static FileChannel openChannel(Path path, boolean direct) throws IOException {
+    OpenOption[] options =
+        direct
+            ? new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT}
+            : new OpenOption[] {StandardOpenOption.READ};
+    return FileChannel.open(path, options);
+  }
+
+  /** Whether reads bypass the page cache (O_DIRECT). */
+  public boolean isDirect() {
+    return direct;
+  }
+
+  /** Why O_DIRECT was asked for and not used, or null. */
+  public String directFallback() {
+    return directFallback;
+  }
+
+  /** The alignment O_DIRECT reads need (1 when not direct). */
+  public int alignment() {
+    return alignment;
+  }
+
+  @Override
+  public boolean prefersDirectBuffers() {
+    return true;
   }
 
   @Override
@@ -42,9 +149,58 @@ public final class FileSource implements RandomAccessSource {
 
   @Override
   public void readFully(long offset, ByteBuffer dst) throws IOException {
+    if (offset < 0) {
+      throw new IllegalArgumentException("negative position " + offset);
+    }
+    if (!direct) {
+      readAt(offset, dst);
+      return;
+    }
+    int n = dst.remaining();
+    if (n == 0) {
+      return;
+    }
+    long mask = alignment - 1;
+    if ((offset & mask) == 0
+        && (n & mask) == 0
+        && dst.isDirect()
+        && dst.alignmentOffset(dst.position(), alignment) == 0) {
+      readAt(offset, dst);
+      return;
+    }
+    long start = offset & ~mask;
+    long end = offset + n;
+    long alignedEnd = (end + mask) & ~mask;
+    if (alignedEnd - start > Integer.MAX_VALUE - 2L * alignment) {
+      throw new IOException(path + ": read of " + n + " bytes is too large");
+    }
+    int span = (int) (alignedEnd - start);
+    ByteBuffer b = BOUNCE.get();
+    if (b == null || b.capacity() < span) {
+      b = IoEngine.allocateAligned(span, alignment);
+      if (span <= KEEP_BOUNCE_BYTES) {
+        BOUNCE.set(b);
+      }
+    }
+    b.clear().limit(span);
+    // The file may end inside the last block: a short read there is fine as long as it covers
+    // the bytes asked for.
+    long at = start;
+    while (at < end) {
+      int got = readOnce(b, at);
+      if (got <= 0 || (((at + got) & mask) != 0 && at + got < end)) {
+        throw new EOFException(path + ": end of file at offset " + Math.max(at, at + got));
+      }
+      at += got;
+    }
+    int from = (int) (offset - start);
+    dst.put(b.duplicate().position(from).limit(from + n));
+  }
+
+  private void readAt(long offset, ByteBuffer dst) throws IOException {
     long at = offset;
     while (dst.hasRemaining()) {
-      int n = channel.read(dst, at);
+      int n = readOnce(dst, at);
       if (n < 0) {
         throw new EOFException(path + ": end of file at offset " + at);
       }
@@ -52,8 +208,45 @@ public final class FileSource implements RandomAccessSource {
     }
   }
 
+  /** One positional read; reopens the file if an interrupt of some thread closed the channel. */
+  private int readOnce(ByteBuffer dst, long at) throws IOException {
+    while (true) {
+      FileChannel ch = channel;
+      try {
+        return ch.read(dst, at);
+      } catch (ClosedByInterruptException e) {
+        // This thread was interrupted: its read fails, the file stays usable for everyone else.
+        reopen(ch);
+        throw e;
+      } catch (AsynchronousCloseException e) {
+        // Another thread's interrupt closed the channel under this read: retry on a fresh one.
+        if (closed) {
+          throw e;
+        }
+        reopen(ch);
+      } catch (ClosedChannelException e) {
+        if (closed) {
+          throw e;
+        }
+        reopen(ch);
+      }
+    }
+  }
+
+  private void reopen(FileChannel broken) throws IOException {
+    synchronized (reopenLock) {
+      if (closed || channel != broken) {
+        return;
+      }
+      channel = openChannel(path, direct);
+    }
+  }
+
   @Override
   public void close() throws IOException {
-    channel.close();
+    synchronized (reopenLock) {
+      closed = true;
+      channel.close();
+    }
   }
 }

@@ -23,4 +23,13 @@ public interface RandomAccessSource extends Closeable {
    * @throws java.io.EOFException if the source ends first
    */
   void readFully(long offset, ByteBuffer dst) throws IOException;
+
+  /**
+   * Whether reads into direct buffers are cheaper than into heap buffers (true for local files,
+   * where a heap buffer costs an extra copy; false where the implementation copies through a byte
+   * array anyway). Readers use it to choose their read buffers.
+   */
+  default boolean prefersDirectBuffers() {
+    return false;
+  }
 }

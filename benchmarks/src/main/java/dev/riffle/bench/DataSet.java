@@ -1,0 +1,116 @@
+package dev.riffle.bench;
+
+import dev.riffle.writer.FileWriter;
+import dev.riffle.writer.WriterOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Writes one lance8 type in every format from the same generated Arrow batches. */
+final class DataSet {
+  static final List<String> PARQUET_VARIANTS = List.of("parquet", "parquet-tuned", "parquet-zstd");
+
+  private DataSet() {}
+
+  static Path file(Path dir, String type, long rows, String format) {
+    String ext =
+        format.startsWith("parquet")
+            ? ".parquet"
+            : format.equals("arrow-ipc") ? ".arrow" : ".riffle";
+    return dir.resolve(type + "-" + rows + "-" + format + ext);
+  }
+
+  /**
+   * Generates {@code rows} rows of {@code type} (seeded) and writes them as Riffle, every Parquet
+   * variant in {@code formats} and Arrow IPC, skipping files that already exist (same name = same
+   * type, rows and seed).
+   */
+  static void write(
+      Path dir, String type, long rows, long seed, List<String> formats, BufferAllocator allocator)
+      throws IOException {
+    Files.createDirectories(dir);
+    List<String> missing = new ArrayList<>();
+    for (String f : formats) {
+      if (!Files.exists(file(dir, type, rows, f))) {
+        missing.add(f);
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    Schema schema = new Schema(List.of(Lance8.field(type)));
+    int batch = ArrowIpcPeer.batchRows(type);
+    SplittableRandom rng = new SplittableRandom(seed * 31 + type.hashCode());
+    List<AutoCloseable> open = new ArrayList<>();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      FileWriter riffle = null;
+      ArrowIpcPeer.Writer arrow = null;
+      List<ParquetPeer.Writer> parquet = new ArrayList<>();
+      List<Path> temps = new ArrayList<>();
+      for (String f : missing) {
+        Path target = file(dir, type, rows, f);
+        if (f.equals("riffle")) {
+          riffle = FileWriter.create(target, schema, WriterOptions.defaults());
+          open.add(riffle);
+        } else if (f.equals("arrow-ipc")) {
+          Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+          temps.add(tmp);
+          arrow = new ArrowIpcPeer.Writer(tmp, root, type);
+          open.add(arrow);
+        } else if (PARQUET_VARIANTS.contains(f)) {
+          Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+          temps.add(tmp);
+          ParquetPeer.Writer w = new ParquetPeer.Writer(type, tmp, f);
+          parquet.add(w);
+          open.add(w);
+        }
+      }
+      for (long at = 0; at < rows; at += batch) {
+        int n = (int) Math.min(batch, rows - at);
+        root.allocateNew();
+        FieldVector v = root.getVector(0);
+        Lance8.fill(type, v, n, rng);
+        root.setRowCount(n);
+        if (riffle != null) {
+          riffle.write(root);
+        }
+        if (arrow != null) {
+          arrow.writeBatch();
+        }
+        for (ParquetPeer.Writer w : parquet) {
+          w.write(v, n);
+        }
+      }
+      if (riffle != null) {
+        riffle.finish();
+      }
+      for (int k = open.size() - 1; k >= 0; k--) {
+        open.get(k).close();
+      }
+      open.clear();
+      for (Path tmp : temps) {
+        String name = tmp.getFileName().toString();
+        Files.move(tmp, tmp.resolveSibling(name.substring(0, name.length() - 4)));
+      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    } finally {
+      for (AutoCloseable c : open) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // already failing
+        }
+      }
+    }
+  }
+}

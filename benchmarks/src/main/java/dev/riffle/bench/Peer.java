@@ -1,0 +1,38 @@
+package dev.riffle.bench;
+
+import dev.riffle.format.ReadStats;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** One format's files for one type, opened for takes and scans. */
+interface Peer extends AutoCloseable {
+  /** Reads rows; one instance per calling thread. */
+  interface Taker extends AutoCloseable {
+    /**
+     * Takes the rows (any order, duplicates allowed); returns their digests in order if {@code
+     * digests}, else null (the values are still read and decoded).
+     */
+    long[] take(long[] rows, boolean digests) throws IOException;
+
+    @Override
+    default void close() throws IOException {}
+  }
+
+  String format();
+
+  Path file();
+
+  /** A taker with its metadata (footer, page index, search cache) loaded. */
+  Taker taker() throws IOException;
+
+  /** Reads every row of the column; returns the row count. */
+  long scan() throws IOException;
+
+  /** The reader's own counters where it has them, else null. */
+  default ReadStats stats() {
+    return null;
+  }
+
+  @Override
+  default void close() throws IOException {}
+}
