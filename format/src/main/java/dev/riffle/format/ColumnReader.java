@@ -41,6 +41,9 @@ final class ColumnReader implements AutoCloseable {
   final long dataBytes;
   final long ramBytes;
 
+  /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
+  private final long identity = IDENTITIES.incrementAndGet();
+
   private ColumnReader(
       int index,
       ColumnSpec spec,
@@ -457,39 +460,19 @@ final class ColumnReader implements AutoCloseable {
     if (pos < 0 || pos + FileLayout.SECTOR_BYTES > buf.limit()) {
       throw new IllegalStateException("sector not in the buffer read for it");
     }
-    CRC32C crc = new CRC32C();
-    crc.update(buf.duplicate().limit(pos + SectorLayout.CRC_OFFSET).position(pos));
-    if ((int) crc.getValue() != buf.getInt(pos + SectorLayout.CRC_OFFSET)) {
-      throw new CorruptFileException(
-          resource, fileOffset, "sector checksum mismatch in column '" + spec.name() + "'");
+    SectorMemo memo = LAST_SECTOR.get();
+    if (!memo.holds(identity, buf, pos, fileOffset)) {
+      checkSector(page, s, buf, pos, fileOffset, memo);
     }
-    int n = buf.getShort(pos) & 0xFFFF;
-    int codecId = buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF;
-    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
-    int bitWidth = buf.get(pos + SectorLayout.BIT_WIDTH_OFFSET) & 0xFF;
-    int valueWidth = buf.get(pos + SectorLayout.VALUE_WIDTH_OFFSET) & 0xFF;
-    long reference = buf.getLong(pos + SectorLayout.REFERENCE_OFFSET);
-    int expected =
-        (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
-            - (int) page.index().get(s);
-    if (n != expected || (flags & ~SectorLayout.FLAG_VALIDITY) != 0 || buf.getShort(pos + 6) != 0) {
-      throw new CorruptFileException(
-          resource,
-          fileOffset,
-          "sector header disagrees with the index (" + n + " rows, expected " + expected + ")");
-    }
-    int p = pos + SectorLayout.HEADER_BYTES;
+    int n = memo.rows;
+    int codecId = memo.codecId;
+    int bitWidth = memo.bitWidth;
+    int valueWidth = memo.valueWidth;
+    long reference = memo.reference;
+    int p = memo.values;
     int end = pos + SectorLayout.CRC_OFFSET;
-    int bitmap = -1;
-    int valid = n;
-    if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
-      bitmap = p;
-      p += Bitmaps.bytes(n);
-      if (p > end) {
-        throw new CorruptFileException(resource, fileOffset, "validity bitmap overruns the sector");
-      }
-      valid = Bitmaps.rank(buf, bitmap, n);
-    }
+    int bitmap = memo.bitmap;
+    int valid = memo.valid;
     int idx = bitmap < 0 ? kFrom : Bitmaps.rank(buf, bitmap, kFrom);
     switch (codecId) {
       case SectorLayout.CODEC_FLAT:
@@ -565,6 +548,131 @@ final class ColumnReader implements AutoCloseable {
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
   }
+
+  /**
+   * Verifies a sector's checksum and header and records it, parsed, as this thread's last verified
+   * sector; throws (and records nothing) if it is damaged.
+   */
+  private void checkSector(
+      PageInfo page, int s, ByteBuffer buf, int pos, long fileOffset, SectorMemo memo)
+      throws CorruptFileException {
+    memo.forget();
+    CRC32C crc = new CRC32C();
+    crc.update(buf.duplicate().limit(pos + SectorLayout.CRC_OFFSET).position(pos));
+    if ((int) crc.getValue() != buf.getInt(pos + SectorLayout.CRC_OFFSET)) {
+      throw new CorruptFileException(
+          resource, fileOffset, "sector checksum mismatch in column '" + spec.name() + "'");
+    }
+    int n = buf.getShort(pos) & 0xFFFF;
+    int codecId = buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF;
+    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
+    int bitWidth = buf.get(pos + SectorLayout.BIT_WIDTH_OFFSET) & 0xFF;
+    int valueWidth = buf.get(pos + SectorLayout.VALUE_WIDTH_OFFSET) & 0xFF;
+    long reference = buf.getLong(pos + SectorLayout.REFERENCE_OFFSET);
+    int expected =
+        (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
+            - (int) page.index().get(s);
+    if (n != expected || (flags & ~SectorLayout.FLAG_VALIDITY) != 0 || buf.getShort(pos + 6) != 0) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "sector header disagrees with the index (" + n + " rows, expected " + expected + ")");
+    }
+    int p = pos + SectorLayout.HEADER_BYTES;
+    int end = pos + SectorLayout.CRC_OFFSET;
+    int bitmap = -1;
+    int valid = n;
+    if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
+      bitmap = p;
+      p += Bitmaps.bytes(n);
+      if (p > end) {
+        throw new CorruptFileException(resource, fileOffset, "validity bitmap overruns the sector");
+      }
+      valid = Bitmaps.rank(buf, bitmap, n);
+    }
+    memo.remember(
+        identity,
+        buf,
+        pos,
+        fileOffset,
+        n,
+        codecId,
+        bitWidth,
+        valueWidth,
+        reference,
+        p,
+        bitmap,
+        valid);
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong IDENTITIES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * The last sector this thread verified (checksum and header), parsed: rows of a take or scan that
+   * fall into the same sector of the same buffer skip the checksum and the header. It is keyed by
+   * the column reader's identity, the buffer instance (held weakly, so a collected buffer never
+   * matches and none is kept alive), the sector's position in it and its file offset. Readers never
+   * change a buffer's bytes once read (each take and each page gets fresh buffer instances), so a
+   * match means the very bytes that passed the check; a sector that fails is never recorded.
+   */
+  private static final class SectorMemo {
+    private long owner = -1;
+    private java.lang.ref.WeakReference<ByteBuffer> buffer;
+    private int pos;
+    private long fileOffset;
+    int rows;
+    int codecId;
+    int bitWidth;
+    int valueWidth;
+    long reference;
+    int values;
+    int bitmap;
+    int valid;
+
+    boolean holds(long owner, ByteBuffer buf, int pos, long fileOffset) {
+      return this.owner == owner
+          && this.pos == pos
+          && this.fileOffset == fileOffset
+          && buffer != null
+          && buffer.get() == buf;
+    }
+
+    void forget() {
+      owner = -1;
+      buffer = null;
+    }
+
+    void remember(
+        long owner,
+        ByteBuffer buf,
+        int pos,
+        long fileOffset,
+        int rows,
+        int codecId,
+        int bitWidth,
+        int valueWidth,
+        long reference,
+        int values,
+        int bitmap,
+        int valid) {
+      this.owner = owner;
+      this.buffer = new java.lang.ref.WeakReference<>(buf);
+      this.pos = pos;
+      this.fileOffset = fileOffset;
+      this.rows = rows;
+      this.codecId = codecId;
+      this.bitWidth = bitWidth;
+      this.valueWidth = valueWidth;
+      this.reference = reference;
+      this.values = values;
+      this.bitmap = bitmap;
+      this.valid = valid;
+    }
+  }
+
+  private static final ThreadLocal<SectorMemo> LAST_SECTOR =
+      ThreadLocal.withInitial(SectorMemo::new);
 
   private void decodeSlot(PageInfo page, ByteBuffer buf, int pos, long fileOffset, Target t, int j)
       throws CorruptFileException {

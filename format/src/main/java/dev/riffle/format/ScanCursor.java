@@ -1,23 +1,62 @@
 package dev.riffle.format;
 
+import dev.riffle.format.io.RandomAccessSource;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
  * any row of it is returned. Not thread-safe; close the batches it returns.
+ *
+ * <p>Read-ahead: when a page of a column is loaded, the next pages of the same column (up to {@link
+ * #readAhead(int, long) a number of pages and of bytes}, by default {@value #DEFAULT_AHEAD_PAGES}
+ * pages and 8 MiB per column) are read and checksummed in the background by a small process-wide
+ * pool of daemon threads, which is never interrupted. A page whose read has not started by the time
+ * it is needed is read by the caller itself. Reads are counted in {@link ReadStats} when their page
+ * is used, so the counters are the same with and without read-ahead; a damaged page fails only when
+ * its rows are reached, as without read-ahead. {@link #close()} (or reaching the end) withdraws
+ * reads not yet started and drops the pages read ahead; a cursor that is simply abandoned holds
+ * them until it is garbage collected.
  */
-public final class ScanCursor {
+public final class ScanCursor implements AutoCloseable {
+  /** Pages read ahead per column by default (system property {@code riffle.scan.aheadPages}). */
+  public static final int DEFAULT_AHEAD_PAGES = 4;
+
+  /** Bytes read ahead per column by default (system property {@code riffle.scan.aheadBytes}). */
+  public static final long DEFAULT_AHEAD_BYTES = 8L << 20;
+
+  private static final int AHEAD_PAGES =
+      Integer.getInteger("riffle.scan.aheadPages", DEFAULT_AHEAD_PAGES);
+  private static final long AHEAD_BYTES =
+      Long.getLong("riffle.scan.aheadBytes", DEFAULT_AHEAD_BYTES);
+
   private final FileReader reader;
   private final List<String> fields;
   private final ColumnReader[] columns;
   private final int batchRows;
   private final int[] loadedPage;
   private final ByteBuffer[] pageBuffers;
+  private final ArrayDeque<Fetch>[] ahead;
+  private final long[] aheadBytesPending;
+  private int aheadPages = AHEAD_PAGES;
+  private long aheadBytes = AHEAD_BYTES;
   private long nextRow;
+  private boolean closed;
 
+  @SuppressWarnings("unchecked")
   ScanCursor(FileReader reader, List<String> fields, ColumnReader[] columns, int batchRows) {
     this.reader = reader;
     this.fields = fields;
@@ -26,12 +65,40 @@ public final class ScanCursor {
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
+    this.ahead = new ArrayDeque[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      ahead[c] = new ArrayDeque<>();
+    }
+    this.aheadBytesPending = new long[columns.length];
+  }
+
+  /**
+   * Sets how far each column reads ahead: at most {@code pages} pages and {@code bytes} bytes
+   * beyond the page in use ({@code pages = 0} turns read-ahead off). Applies from the next page
+   * loaded on.
+   *
+   * @return this cursor
+   */
+  public ScanCursor readAhead(int pages, long bytes) {
+    if (pages < 0 || bytes < 0) {
+      throw new IllegalArgumentException("negative read-ahead");
+    }
+    this.aheadPages = pages;
+    this.aheadBytes = bytes;
+    if (pages == 0) {
+      dropAhead();
+    }
+    return this;
   }
 
   /** The next batch, or null after the last row. */
   public VectorSchemaRoot next() throws IOException {
+    if (closed) {
+      throw new IllegalStateException("scan cursor is closed");
+    }
     long total = reader.rowCount();
     if (nextRow >= total) {
+      release();
       return null;
     }
     int n = (int) Math.min(batchRows, total - nextRow);
@@ -45,7 +112,9 @@ public final class ScanCursor {
         while (row < end) {
           int p = col.pageOf(row);
           if (loadedPage[c] != p) {
-            pageBuffers[c] = reader.readPage(col, p);
+            pageBuffers[c] = null;
+            loadedPage[c] = -1;
+            pageBuffers[c] = load(c, p);
             loadedPage[c] = p;
           }
           PageInfo page = col.pages[p];
@@ -65,7 +134,235 @@ public final class ScanCursor {
       return root;
     } catch (IOException | RuntimeException e) {
       root.close();
+      dropAhead();
       throw e;
+    }
+  }
+
+  /**
+   * Withdraws the reads ahead that have not started and drops every page held; reads already
+   * running finish in the background and their pages are discarded. Idempotent; {@link #next()}
+   * must not be called afterwards.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    release();
+  }
+
+  private void release() {
+    dropAhead();
+    java.util.Arrays.fill(pageBuffers, null);
+    java.util.Arrays.fill(loadedPage, -1);
+  }
+
+  private void dropAhead() {
+    for (int c = 0; c < columns.length; c++) {
+      for (Fetch f : ahead[c]) {
+        f.cancel();
+      }
+      ahead[c].clear();
+      aheadBytesPending[c] = 0;
+    }
+  }
+
+  /** Page {@code p} of column {@code c}, checksummed and counted, and schedules the next ones. */
+  private ByteBuffer load(int c, int p) throws IOException {
+    ColumnReader col = columns[c];
+    ArrayDeque<Fetch> queue = ahead[c];
+    Fetch hit = null;
+    while (!queue.isEmpty()) {
+      Fetch f = queue.pollFirst();
+      aheadBytesPending[c] -= f.length;
+      if (f.page == p) {
+        hit = f;
+        break;
+      }
+      // Not sequential (cannot happen in a forward scan): forget what was read ahead.
+      f.cancel();
+    }
+    ByteBuffer b;
+    if (hit != null) {
+      b = hit.await(reader.stats());
+    } else if (aheadPages == 0) {
+      b = reader.readPage(col, p);
+    } else {
+      b = new Fetch(reader.source(), col, p).await(reader.stats());
+    }
+    scheduleAhead(c, p);
+    return b;
+  }
+
+  private void scheduleAhead(int c, int p) {
+    ColumnReader col = columns[c];
+    ArrayDeque<Fetch> queue = ahead[c];
+    int next = queue.isEmpty() ? p + 1 : queue.peekLast().page + 1;
+    while (queue.size() < aheadPages && next < col.pages.length) {
+      long bytes = col.pages[next].byteLength();
+      if (aheadBytesPending[c] + bytes > aheadBytes) {
+        return;
+      }
+      Fetch f = new Fetch(reader.source(), col, next);
+      queue.addLast(f);
+      aheadBytesPending[c] += bytes;
+      Pool.submit(f);
+      next++;
+    }
+  }
+
+  /** The daemon threads that read ahead; never interrupted, idle ones exit. */
+  private static final class Pool {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final ThreadPoolExecutor EXECUTOR;
+
+    static {
+      int n = Math.max(4, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
+      EXECUTOR =
+          new ThreadPoolExecutor(
+              n,
+              n,
+              30,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              r -> {
+                Thread t = new Thread(r, "riffle-scan-ahead-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+              });
+      EXECUTOR.allowCoreThreadTimeOut(true);
+    }
+
+    private Pool() {}
+
+    static void submit(Fetch f) {
+      try {
+        EXECUTOR.execute(f);
+      } catch (RejectedExecutionException e) {
+        // The consumer reads the page itself when it needs it.
+      }
+    }
+  }
+
+  /**
+   * One page read: done once, by a pool thread or by the consumer, whichever claims it first. The
+   * bytes are read and checksummed here; the counting happens in {@link #await}, in the consumer.
+   */
+  private static final class Fetch implements Runnable {
+    private static final int QUEUED = 0;
+    private static final int CLAIMED = 1;
+    private static final int CANCELLED = 2;
+
+    final RandomAccessSource source;
+    final ColumnReader col;
+    final int page;
+    final long offset;
+    final long length;
+    private final AtomicInteger state = new AtomicInteger(QUEUED);
+    private final CountDownLatch done = new CountDownLatch(1);
+    // Written before done.countDown(), read after done.await().
+    private ByteBuffer bytes;
+    private boolean read;
+    private Throwable failure;
+
+    Fetch(RandomAccessSource source, ColumnReader col, int page) {
+      this.source = source;
+      this.col = col;
+      this.page = page;
+      PageInfo info = col.pages[page];
+      this.offset = info.offset();
+      this.length = info.byteLength();
+    }
+
+    @Override
+    public void run() {
+      if (state.compareAndSet(QUEUED, CLAIMED)) {
+        execute();
+      }
+    }
+
+    /** Withdraws the read if it has not started; a running read finishes and is dropped. */
+    void cancel() {
+      state.compareAndSet(QUEUED, CANCELLED);
+    }
+
+    private void execute() {
+      try {
+        bytes = readAndCheck();
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    /** What {@link FileReader#readPage} does, without the counting. */
+    private ByteBuffer readAndCheck() throws IOException {
+      String resource = source.name();
+      if (length > Integer.MAX_VALUE - 64) {
+        throw new CorruptFileException(
+            resource, offset, "read of " + length + " bytes is too large");
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+      try {
+        source.readFully(offset, b);
+      } catch (EOFException e) {
+        throw new CorruptFileException(
+            resource, offset, "file ends inside a read of " + length + " bytes", e);
+      }
+      read = true;
+      b.flip();
+      CRC32C crc = new CRC32C();
+      crc.update(b.duplicate());
+      if ((int) crc.getValue() != col.pages[page].crc32c()) {
+        throw new CorruptFileException(
+            resource,
+            offset,
+            "page " + page + " of column '" + col.spec.name() + "' fails its checksum");
+      }
+      return b;
+    }
+
+    /** The page, counted in {@code stats} as {@link FileReader#readPage} counts it. */
+    ByteBuffer await(ReadStats stats) throws IOException {
+      if (state.compareAndSet(QUEUED, CLAIMED)) {
+        execute();
+      } else {
+        boolean interrupted = false;
+        while (true) {
+          try {
+            done.await();
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      if (read) {
+        stats.read(offset, length);
+      }
+      Throwable t = failure;
+      if (t != null) {
+        if (t instanceof IOException) {
+          throw (IOException) t;
+        }
+        if (t instanceof UncheckedIOException) {
+          throw ((UncheckedIOException) t).getCause();
+        }
+        if (t instanceof RuntimeException) {
+          throw (RuntimeException) t;
+        }
+        if (t instanceof Error) {
+          throw (Error) t;
+        }
+        throw new IOException(t);
+      }
+      stats.round();
+      ByteBuffer b = bytes;
+      bytes = null;
+      return b;
     }
   }
 }
