@@ -1,0 +1,888 @@
+package dev.riffle.bench.lance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.lancedb.lance.Dataset;
+import com.lancedb.lance.WriteParams;
+import com.lancedb.lance.ipc.LanceScanner;
+import com.lancedb.lance.ipc.ScanOptions;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
+
+/**
+ * The Lance peer of {@code dev.riffle.bench.Compare}, in its own module because lance-core pins
+ * Arrow 15. It reads the Arrow IPC files Compare wrote ({@code TYPE-ROWS-arrow-ipc.arrow} in {@code
+ * --dir}, one column named like the type), writes each once as a Lance dataset (lance-core
+ * defaults, mode OVERWRITE; reused when it holds the same number of rows), checks one take against
+ * the IPC file, then measures with Compare's protocol: takes of {@code --take} uniformly random
+ * rows (with replacement; the very same indices: thread t draws from {@code new
+ * SplittableRandom(seed * 1_000_003L + t)}) for {@code --seconds}, C calling threads each with its
+ * own {@code Dataset} handle, cold ({@code sync; echo 3 > /proc/sys/vm/drop_caches} after the
+ * handles have loaded their metadata) and warm (dataset read once, then one take per thread), then
+ * one full scan of the column. Rows per type default to those of the Riffle results JSON given with
+ * {@code --riffle-json}, whose Riffle rows/s it sets beside Lance's as ratios.
+ *
+ * <pre>
+ * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED \
+ *     -cp benchmarks/lance/target/riffle-lance-bench.jar:$(cat benchmarks/lance/target/classpath.txt) \
+ *     dev.riffle.bench.lance.LanceCompare [--dir /tmp/riffle-bench] [--lance-dir DIR/lance]
+ *     [--out benchmarks/results] [--riffle-json benchmarks/results/compare-2026-11-30-0924.json]
+ *     [--types u64,...] [--rows TYPE=N,...] [--concurrency 1,16] [--take 256] [--seconds 2]
+ *     [--cache cold,warm] [--seed 1] [--name compare-lance-DATE]
+ * </pre>
+ */
+public final class LanceCompare {
+  static final List<String> TYPES =
+      List.of("u64", "str16", "list_u64", "list_str", "vec768", "list_vec", "bin20k", "list_bin");
+
+  Path dir = Path.of("/tmp/riffle-bench");
+  Path lanceDir;
+  Path out = Path.of("benchmarks/results");
+  Path riffleJson = Path.of("benchmarks/results/compare-2026-11-30-0924.json");
+  List<String> types = TYPES;
+  Map<String, Long> rowsOverride = new LinkedHashMap<>();
+  int[] concurrency = {1, 16};
+  int take = 256;
+  double seconds = 2;
+  List<String> caches = List.of("cold", "warm");
+  long seed = 1;
+  String name;
+  String command;
+
+  /** WriteParams.LanceFileVersion name (V2_0, V2_1, ...); null = lance-core's default. */
+  String fileVersion;
+
+  final List<Map<String, Object>> results = new ArrayList<>();
+  final Map<String, Long> rowCounts = new LinkedHashMap<>();
+  final Map<String, Map<String, Object>> datasets = new LinkedHashMap<>();
+  final List<String> notes = new ArrayList<>();
+  JsonNode riffle;
+  boolean canDrop;
+
+  public static void main(String[] args) throws Exception {
+    LanceCompare c = new LanceCompare();
+    c.parse(args);
+    c.run();
+  }
+
+  void parse(String[] args) {
+    command = "LanceCompare " + String.join(" ", args);
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--dir":
+          dir = Path.of(args[++i]);
+          break;
+        case "--lance-dir":
+          lanceDir = Path.of(args[++i]);
+          break;
+        case "--out":
+          out = Path.of(args[++i]);
+          break;
+        case "--riffle-json":
+          riffleJson = Path.of(args[++i]);
+          break;
+        case "--types":
+          types = List.of(args[++i].split(","));
+          break;
+        case "--rows":
+          for (String kv : args[++i].split(",")) {
+            String[] p = kv.split("=");
+            rowsOverride.put(p[0], Long.parseLong(p[1]));
+          }
+          break;
+        case "--concurrency":
+          concurrency = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+          break;
+        case "--take":
+          take = Integer.parseInt(args[++i]);
+          break;
+        case "--seconds":
+          seconds = Double.parseDouble(args[++i]);
+          break;
+        case "--cache":
+          caches = List.of(args[++i].split(","));
+          break;
+        case "--seed":
+          seed = Long.parseLong(args[++i]);
+          break;
+        case "--name":
+          name = args[++i];
+          break;
+        case "--file-version":
+          fileVersion = args[++i];
+          WriteParams.LanceFileVersion.valueOf(fileVersion);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
+      }
+    }
+    if (lanceDir == null) {
+      lanceDir = dir.resolve("lance");
+    }
+  }
+
+  void run() throws Exception {
+    ZonedDateTime started = ZonedDateTime.now();
+    if (name == null) {
+      name = "compare-lance-" + started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm"));
+    }
+    if (Files.exists(riffleJson)) {
+      riffle = new ObjectMapper().readTree(riffleJson.toFile());
+    } else {
+      log("no Riffle results at " + riffleJson + ": no ratios");
+    }
+    canDrop = caches.contains("cold") && dropCaches();
+    if (caches.contains("cold") && !canDrop) {
+      log("cannot drop the page cache (not root?): 'cold' runs are skipped");
+    }
+    try (BufferAllocator allocator = new RootAllocator()) {
+      for (String type : types) {
+        long n = rows(type);
+        rowCounts.put(type, n);
+        Path ipc = dir.resolve(type + "-" + n + "-arrow-ipc.arrow");
+        if (!Files.exists(ipc)) {
+          throw new IOException(
+              ipc
+                  + " is missing: write it first with dev.riffle.bench.Compare"
+                  + " (benchmarks/README.md)");
+        }
+        Path ds =
+            lanceDir.resolve(
+                type + "-" + n + (fileVersion == null ? "" : "-" + fileVersion) + ".lance");
+        long t0 = System.nanoTime();
+        boolean written = write(ipc, ds, n, fileVersion, allocator);
+        double writeS = (System.nanoTime() - t0) / 1e9;
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("path", ds.toString());
+        d.put("ipc_file", ipc.toString());
+        d.put("ipc_bytes", Files.size(ipc));
+        d.put("bytes", dirBytes(ds));
+        d.put("data_files", dataFiles(ds).size());
+        d.put("file_format_version", footerVersion(dataFiles(ds).get(0)));
+        d.put("written_now", written);
+        if (written) {
+          d.put("write_seconds", writeS);
+        }
+        datasets.put(type, d);
+        log(
+            String.format(
+                Locale.ROOT,
+                "%s: %,d rows, Lance dataset %,d bytes in %d data files (%s)",
+                type,
+                n,
+                (Long) d.get("bytes"),
+                (Integer) d.get("data_files"),
+                written ? String.format(Locale.ROOT, "written in %.1f s", writeS) : "reused"));
+        d.put("verified_take", verify(ipc, ds, n, type, allocator));
+      }
+      for (String type : types) {
+        measureType(type, allocator);
+        writeReport(started);
+      }
+    }
+    writeReport(started);
+  }
+
+  long rows(String type) throws IOException {
+    Long r = rowsOverride.get(type);
+    if (r != null) {
+      return r;
+    }
+    if (riffle != null && riffle.path("rows").has(type)) {
+      return riffle.path("rows").path(type).asLong();
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      List<Path> found =
+          s.filter(p -> p.getFileName().toString().matches(type + "-[0-9]+-arrow-ipc\\.arrow"))
+              .toList();
+      if (found.size() != 1) {
+        throw new IOException("give --rows " + type + "=N: IPC files found: " + found);
+      }
+      String f = found.get(0).getFileName().toString();
+      return Long.parseLong(f.substring(type.length() + 1, f.indexOf("-arrow-ipc")));
+    }
+  }
+
+  /** Writes the IPC file as a Lance dataset unless one with n rows is there; true if written. */
+  static boolean write(Path ipc, Path ds, long n, String version, BufferAllocator allocator)
+      throws Exception {
+    if (Files.exists(ds)) {
+      try (Dataset d = Dataset.open(ds.toString(), allocator)) {
+        if (d.countRows() == n) {
+          return false;
+        }
+      } catch (RuntimeException e) {
+        // unreadable: rewrite
+      }
+    }
+    Files.createDirectories(ds.getParent());
+    try (FileChannel ch = FileChannel.open(ipc, StandardOpenOption.READ);
+        ArrowFileReader reader = new ArrowFileReader(ch, allocator);
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream);
+      WriteParams.Builder params =
+          new WriteParams.Builder().withMode(WriteParams.WriteMode.OVERWRITE);
+      if (version != null) {
+        params.withDataStorageVersion(WriteParams.LanceFileVersion.valueOf(version));
+      }
+      try (Dataset d = Dataset.create(allocator, stream, ds.toString(), params.build())) {
+        if (d.countRows() != n) {
+          throw new IOException(ds + " holds " + d.countRows() + " rows, expected " + n);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** One take of {@link #take} rows (seed -1 indices) compared value by value with the IPC file. */
+  Map<String, Object> verify(Path ipc, Path ds, long n, String type, BufferAllocator allocator)
+      throws Exception {
+    long[] idx = indices(new SplittableRandom(-1), n);
+    Object[] expected = new Object[idx.length];
+    try (FileChannel ch = FileChannel.open(ipc, StandardOpenOption.READ);
+        ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+      List<ArrowBlock> blocks = reader.getRecordBlocks();
+      int batchRows = Integer.parseInt(reader.getMetaData().get("batch_rows"));
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      for (int i = 0; i < idx.length; i++) {
+        int b = (int) (idx[i] / batchRows);
+        reader.loadRecordBatch(blocks.get(b));
+        expected[i] = normalize(root.getVector(0).getObject((int) (idx[i] - (long) b * batchRows)));
+      }
+    }
+    int got = 0;
+    int mismatches = 0;
+    String firstMismatch = null;
+    try (Dataset d = Dataset.open(ds.toString(), allocator);
+        ArrowReader r = d.take(boxed(idx), List.of(type))) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        FieldVector v = root.getVector(type);
+        for (int i = 0; i < root.getRowCount(); i++, got++) {
+          Object o = normalize(v.getObject(i));
+          if (got >= expected.length || !Objects.equals(o, expected[got])) {
+            mismatches++;
+            if (firstMismatch == null) {
+              firstMismatch = "position " + got + " row " + (got < idx.length ? idx[got] : -1);
+            }
+          }
+        }
+      }
+    }
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("rows_requested", idx.length);
+    v.put("rows_returned", got);
+    v.put("mismatches", mismatches);
+    if (firstMismatch != null) {
+      v.put("first_mismatch", firstMismatch);
+    }
+    log(
+        String.format(
+            Locale.ROOT,
+            "%s: verify take: %d of %d rows, %d mismatches",
+            type,
+            got,
+            idx.length,
+            mismatches));
+    if (got != idx.length || mismatches != 0) {
+      notes.add(type + ": Lance's take did not match the IPC file: " + v);
+    }
+    return v;
+  }
+
+  /** Arrow Java values as comparable objects (byte arrays compare by content). */
+  static Object normalize(Object o) {
+    if (o == null) {
+      return null;
+    }
+    if (o instanceof byte[]) {
+      return ByteBuffer.wrap((byte[]) o);
+    }
+    if (o instanceof List) {
+      List<Object> l = new ArrayList<>();
+      for (Object x : (List<?>) o) {
+        l.add(normalize(x));
+      }
+      return l;
+    }
+    return o.toString();
+  }
+
+  static List<Long> boxed(long[] idx) {
+    List<Long> l = new ArrayList<>(idx.length);
+    for (long x : idx) {
+      l.add(x);
+    }
+    return l;
+  }
+
+  long[] indices(SplittableRandom rng, long rows) {
+    long[] idx = new long[take];
+    for (int i = 0; i < take; i++) {
+      idx[i] = rng.nextLong(rows);
+    }
+    return idx;
+  }
+
+  // ---------------------------------------------------------------------------------- measure
+
+  void measureType(String type, BufferAllocator allocator) throws Exception {
+    long n = rowCounts.get(type);
+    Path ds = Path.of((String) datasets.get(type).get("path"));
+    for (String cache : caches) {
+      if (cache.equals("cold") && !canDrop) {
+        continue;
+      }
+      for (int c : concurrency) {
+        Map<String, Object> r = measureTakes(ds, type, n, c, cache, allocator);
+        results.add(r);
+        log(summary(r));
+      }
+      Map<String, Object> r = measureScan(ds, type, n, cache, allocator);
+      results.add(r);
+      log(summary(r));
+    }
+  }
+
+  /** One take: all rows read back (and counted) so that Lance does the whole work. */
+  static long takeRows(Dataset d, List<Long> idx, String column) throws IOException {
+    long n = 0;
+    try (ArrowReader r = d.take(idx, List.of(column))) {
+      while (r.loadNextBatch()) {
+        n += r.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    return n;
+  }
+
+  Map<String, Object> measureTakes(
+      Path ds, String type, long rows, int threads, String cache, BufferAllocator allocator)
+      throws Exception {
+    List<Dataset> handles = new ArrayList<>();
+    try {
+      for (int t = 0; t < threads; t++) {
+        handles.add(Dataset.open(ds.toString(), allocator));
+      }
+      if (cache.equals("warm")) {
+        warm(ds);
+      }
+      // Both caches: one take per handle first, so that Lance has read and cached its file
+      // metadata (it does so lazily, on the first take) as the other peers have at open; cold
+      // then drops the page cache.
+      for (Dataset d : handles) {
+        takeRows(d, boxed(indices(new SplittableRandom(-1), rows)), type);
+      }
+      if (cache.equals("cold")) {
+        dropCaches();
+      }
+      ProcIo io0 = ProcIo.now();
+      AtomicLong done = new AtomicLong();
+      AtomicLong takes = new AtomicLong();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      long start = System.nanoTime();
+      long deadline = start + (long) (seconds * 1e9);
+      List<Thread> running = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Dataset d = handles.get(t);
+        SplittableRandom rng = new SplittableRandom(seed * 1_000_003L + t);
+        Thread th =
+            new Thread(
+                () -> {
+                  try {
+                    do {
+                      long[] idx = indices(rng, rows);
+                      long got = takeRows(d, boxed(idx), type);
+                      if (got != idx.length) {
+                        throw new IOException("take returned " + got + " of " + idx.length);
+                      }
+                      done.addAndGet(idx.length);
+                      takes.incrementAndGet();
+                    } while (System.nanoTime() < deadline);
+                  } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                  }
+                });
+        running.add(th);
+        th.start();
+      }
+      for (Thread th : running) {
+        th.join();
+      }
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      if (failure.get() != null) {
+        throw new IOException("lance " + type + " take failed", failure.get());
+      }
+      ProcIo io = ProcIo.now().minus(io0);
+      Map<String, Object> r = base("take", type, ds, cache);
+      long got = done.get();
+      r.put("concurrency", threads);
+      r.put("threads", threads);
+      r.put("takes", takes.get());
+      r.put("rows", got);
+      r.put("seconds", elapsed);
+      r.put("rows_per_s", got / elapsed);
+      perRow(r, got, io);
+      return r;
+    } finally {
+      for (Dataset d : handles) {
+        d.close();
+      }
+    }
+  }
+
+  Map<String, Object> measureScan(
+      Path ds, String type, long rows, String cache, BufferAllocator allocator) throws Exception {
+    try (Dataset d = Dataset.open(ds.toString(), allocator)) {
+      if (cache.equals("warm")) {
+        warm(ds);
+      } else {
+        dropCaches();
+      }
+      ProcIo io0 = ProcIo.now();
+      long start = System.nanoTime();
+      long got = 0;
+      try (LanceScanner s = d.newScan(new ScanOptions.Builder().columns(List.of(type)).build());
+          ArrowReader r = s.scanBatches()) {
+        while (r.loadNextBatch()) {
+          got += r.getVectorSchemaRoot().getRowCount();
+        }
+      }
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      ProcIo io = ProcIo.now().minus(io0);
+      if (got != rows) {
+        throw new IOException("lance scanned " + got + " of " + rows + " rows");
+      }
+      Map<String, Object> r = base("scan", type, ds, cache);
+      r.put("concurrency", 1);
+      r.put("threads", 1);
+      r.put("rows", got);
+      r.put("seconds", elapsed);
+      r.put("rows_per_s", got / elapsed);
+      r.put("mb_per_s", dirBytes(ds) / elapsed / 1e6);
+      perRow(r, got, io);
+      return r;
+    }
+  }
+
+  private Map<String, Object> base(String op, String type, Path ds, String cache)
+      throws IOException {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("op", op);
+    r.put("type", type);
+    r.put("format", "lance");
+    r.put("cache", cache);
+    r.put("file_bytes", dirBytes(ds));
+    r.put("file_rows", rowCounts.get(type));
+    return r;
+  }
+
+  private static void perRow(Map<String, Object> r, long rows, ProcIo io) {
+    double n = Math.max(1, rows);
+    r.put("syscr_per_row", io.syscr / n);
+    r.put("rchar_per_row", io.rchar / n);
+    r.put("disk_bytes_per_row", io.readBytes / n);
+  }
+
+  static String summary(Map<String, Object> r) {
+    return String.format(
+        Locale.ROOT,
+        "%-5s %-9s %-6s %-4s c=%-3s %,12.0f rows/s  disk %,10.0f B/row  syscr %.2f/row",
+        r.get("op"),
+        r.get("type"),
+        r.get("format"),
+        r.get("cache"),
+        r.get("concurrency"),
+        (Double) r.get("rows_per_s"),
+        (Double) r.get("disk_bytes_per_row"),
+        (Double) r.get("syscr_per_row"));
+  }
+
+  /** Reads every file of the dataset once, as Compare.warm does for a file. */
+  static void warm(Path ds) throws IOException {
+    ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
+    for (Path f : allFiles(ds)) {
+      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+        long at = 0;
+        while (true) {
+          b.clear();
+          int k = ch.read(b, at);
+          if (k < 0) {
+            break;
+          }
+          at += k;
+        }
+      }
+    }
+  }
+
+  static List<Path> allFiles(Path ds) throws IOException {
+    try (Stream<Path> s = Files.walk(ds)) {
+      return s.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  static List<Path> dataFiles(Path ds) throws IOException {
+    return allFiles(ds).stream().filter(p -> p.toString().endsWith(".lance")).toList();
+  }
+
+  /** major.minor from a Lance data file's footer (0.3 = file format 2.0, 2.1 = 2.1). */
+  static String footerVersion(Path f) throws IOException {
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      ch.read(b, ch.size() - 8);
+      return (b.getShort(0) & 0xffff) + "." + (b.getShort(2) & 0xffff);
+    }
+  }
+
+  static long dirBytes(Path ds) throws IOException {
+    long n = 0;
+    for (Path f : allFiles(ds)) {
+      n += Files.size(f);
+    }
+    return n;
+  }
+
+  static boolean dropCaches() {
+    try {
+      new ProcessBuilder("sync").inheritIO().start().waitFor();
+      Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3\n");
+      return true;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- report
+
+  void writeReport(ZonedDateTime started) throws IOException {
+    Files.createDirectories(out);
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("date", started.toString());
+    doc.put("machine", machine());
+    doc.put("command", commandLine());
+    doc.put("lance_core", "com.lancedb:lance-core:0.39.0 (Arrow Java 15.0.0)");
+    doc.put("data_storage_version", fileVersion == null ? "lance-core default" : fileVersion);
+    doc.put("riffle_results", riffleJson.toString());
+    doc.put("rows", rowCounts);
+    doc.put("take_rows", take);
+    doc.put("seconds_per_measurement", seconds);
+    doc.put("seed", seed);
+    doc.put("datasets", datasets);
+    doc.put("notes", notes);
+    doc.put("results", results);
+    doc.put("ratios", ratios());
+    new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(out.resolve(name + ".json").toFile(), doc);
+    Files.writeString(out.resolve(name + ".md"), markdown(started));
+  }
+
+  Double riffleRowsPerS(String format, String op, String type, String cache, int c) {
+    if (riffle == null) {
+      return null;
+    }
+    for (JsonNode r : riffle.path("results")) {
+      if (r.path("format").asText().equals(format)
+          && r.path("op").asText().equals(op)
+          && r.path("type").asText().equals(type)
+          && r.path("cache").asText().equals(cache)
+          && r.path("concurrency").asInt() == c) {
+        return r.path("rows_per_s").asDouble();
+      }
+    }
+    return null;
+  }
+
+  List<Map<String, Object>> ratios() {
+    List<Map<String, Object>> l = new ArrayList<>();
+    for (Map<String, Object> r : results) {
+      String op = (String) r.get("op");
+      String type = (String) r.get("type");
+      String cache = (String) r.get("cache");
+      int c = (Integer) r.get("concurrency");
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("op", op);
+      x.put("type", type);
+      x.put("cache", cache);
+      x.put("concurrency", c);
+      double lance = (Double) r.get("rows_per_s");
+      x.put("lance_rows_per_s", lance);
+      for (String f : List.of("riffle", "riffle-direct", "riffle-engine")) {
+        Double rf = riffleRowsPerS(f, op, type, cache, c);
+        if (rf != null) {
+          x.put(f + "_rows_per_s", rf);
+          x.put(f + "_over_lance", rf / lance);
+        }
+      }
+      l.add(x);
+    }
+    return l;
+  }
+
+  String markdown(ZonedDateTime started) throws IOException {
+    StringBuilder s = new StringBuilder();
+    s.append("# Lance (lance-core 0.39.0) random takes and scans (lance8), beside Riffle\n\n");
+    s.append("Date: ")
+        .append(started.toLocalDate())
+        .append(" (started ")
+        .append(started)
+        .append(")\n\n");
+    s.append("Machine: ").append(machine()).append("\n\n");
+    s.append("Command: `").append(commandLine()).append("`\n\n");
+    s.append("Riffle figures: `")
+        .append(riffleJson)
+        .append("` (")
+        .append(riffle == null ? "missing" : riffle.path("command").asText())
+        .append(", started ")
+        .append(riffle == null ? "-" : riffle.path("date").asText())
+        .append(").\n\n");
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "Protocol (Compare's): takes of %d uniformly random rows (with replacement; the same"
+                + " indices as Compare: thread t draws from `new SplittableRandom(seed * 1_000_003L"
+                + " + t)`, seed %d) for %.1f s; concurrency C = C calling threads, each with its"
+                + " own `Dataset` handle calling `Dataset.take(indices, [column])` and reading the"
+                + " returned ArrowReader to the end. Cold = `sync; echo 3 >"
+                + " /proc/sys/vm/drop_caches` after one take per handle (Lance reads and caches its"
+                + " file metadata lazily at the first take; the other peers load theirs at open);"
+                + " warm = every dataset file read once, then one take per handle. Scan ="
+                + " `newScan(columns=[column]).scanBatches()`, one thread. `syscr/row` and `disk"
+                + " B/row` come from /proc/self/io (read syscalls and `read_bytes`; Lance's native"
+                + " threads belong to the same process).\n\n",
+            take,
+            seed,
+            seconds));
+    s.append(
+        "Datasets: written once from Compare's Arrow IPC files by Arrow Java 15 `ArrowFileReader` →"
+            + " `Data.exportArrayStream` → `Dataset.create(allocator, stream, path, "
+            + "WriteParams(mode=OVERWRITE"
+            + (fileVersion == null ? "" : ", dataStorageVersion=" + fileVersion)
+            + "))`, otherwise lance-core defaults"
+            + (fileVersion == null ? " (data storage version, " : " (")
+            + "rows per file and per group); the data files' footer version is in the Sizes table."
+            + " Each was checked with one take of the seed -1 indices against the IPC file, value"
+            + " by value: "
+            + (notes.isEmpty() ? "all equal" : "see Notes")
+            + ".\n\n");
+    s.append("**Caveat:** the Riffle figures come from a different run (")
+        .append(riffle == null ? "-" : riffle.path("date").asText())
+        .append(
+            ") than Lance's, on a shared, noisy 2-vCPU machine (other sessions' builds run "
+                + "beside it); each figure is one measurement. Read the ratios as rough. As in the "
+                + "Riffle run, buffered \"cold\" is only cold at the start of each measurement: "
+                + "readahead refills the page cache during it (see disk B/row).\n\n");
+    if (!notes.isEmpty()) {
+      s.append("## Notes\n\n");
+      for (String n : notes) {
+        s.append("- ").append(n).append('\n');
+      }
+      s.append('\n');
+    }
+    s.append(
+        "## Sizes\n\n"
+            + "| type | rows | Lance bytes | data files | footer version | IPC bytes | Riffle bytes"
+            + " | Lance / Riffle |\n"
+            + "|---|---:|---:|---:|---|---:|---:|---:|\n");
+    for (String type : datasets.keySet()) {
+      Map<String, Object> d = datasets.get(type);
+      long rb =
+          riffle == null ? -1 : riffle.path("file_bytes").path(type).path("riffle").asLong(-1);
+      long lb = (Long) d.get("bytes");
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,d | %,d | %d | %s | %,d | %s | %s |\n",
+              type,
+              rowCounts.get(type),
+              lb,
+              (Integer) d.get("data_files"),
+              d.get("file_format_version"),
+              (Long) d.get("ipc_bytes"),
+              rb < 0 ? "-" : String.format(Locale.ROOT, "%,d", rb),
+              rb <= 0 ? "-" : String.format(Locale.ROOT, "%.2f", lb / (double) rb)));
+    }
+    s.append("\n## Riffle ÷ Lance, rows/s (target: Riffle random take ≥ 1.3× Lance, cold)\n\n");
+    s.append(
+        "`riffle` = C threads each with its own handle, buffered reads (the same protocol as "
+            + "Lance here); `riffle-direct` = the same with O_DIRECT (the only truly cold column); "
+            + "`riffle-engine` = one thread keeping C reads in flight.\n\n");
+    s.append(
+        "| op | type | cache | C | Lance rows/s | Riffle rows/s | riffle ÷ lance |"
+            + " riffle-direct ÷ lance | riffle-engine ÷ lance | ≥ 1.3× |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for (Map<String, Object> x : ratios()) {
+      Double ratio = (Double) x.get("riffle_over_lance");
+      boolean take = x.get("op").equals("take");
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %d | %,.0f | %s | %s | %s | %s | %s |\n",
+              x.get("op"),
+              x.get("type"),
+              x.get("cache"),
+              (Integer) x.get("concurrency"),
+              (Double) x.get("lance_rows_per_s"),
+              fmt0((Double) x.get("riffle_rows_per_s")),
+              fmt2(ratio),
+              fmt2((Double) x.get("riffle-direct_over_lance")),
+              fmt2((Double) x.get("riffle-engine_over_lance")),
+              !take || ratio == null ? "" : ratio >= 1.3 ? "yes" : "**no**"));
+    }
+    s.append(
+        "\n"
+            + "## Lance measurements\n\n"
+            + "| op | type | cache | C | rows/s | takes | seconds | disk B/row | syscr/row |"
+            + " rchar/row |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Map<String, Object> r : results) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %d | %,.0f | %s | %.2f | %,.0f | %.3f | %,.0f |\n",
+              r.get("op"),
+              r.get("type"),
+              r.get("cache"),
+              (Integer) r.get("concurrency"),
+              (Double) r.get("rows_per_s"),
+              r.containsKey("takes") ? r.get("takes") : "-",
+              (Double) r.get("seconds"),
+              (Double) r.get("disk_bytes_per_row"),
+              (Double) r.get("syscr_per_row"),
+              (Double) r.get("rchar_per_row")));
+    }
+    return s.toString();
+  }
+
+  static String fmt0(Double d) {
+    return d == null ? "-" : String.format(Locale.ROOT, "%,.0f", d);
+  }
+
+  static String fmt2(Double d) {
+    return d == null ? "-" : String.format(Locale.ROOT, "%.2f", d);
+  }
+
+  String commandLine() {
+    return "java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED -cp"
+               + " benchmarks/lance/target/riffle-lance-bench.jar:$(cat"
+               + " benchmarks/lance/target/classpath.txt) dev.riffle.bench.lance."
+        + command;
+  }
+
+  static String machine() {
+    StringBuilder s = new StringBuilder();
+    s.append(Runtime.getRuntime().availableProcessors()).append(" cores");
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemTotal:")) {
+          long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+          s.append(String.format(Locale.ROOT, ", %.1f GiB RAM", kb / (1024.0 * 1024)));
+        }
+      }
+    } catch (IOException e) {
+      // unknown
+    }
+    s.append(", ")
+        .append(System.getProperty("os.name"))
+        .append(" ")
+        .append(System.getProperty("os.version"));
+    s.append(", Java ").append(System.getProperty("java.version"));
+    try {
+      s.append(", host ").append(InetAddress.getLocalHost().getHostName());
+    } catch (IOException e) {
+      // no host name
+    }
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          s.append(", ").append(line.substring(line.indexOf(':') + 1).trim());
+          break;
+        }
+      }
+    } catch (IOException e) {
+      // not Linux
+    }
+    return s.toString();
+  }
+
+  static void log(String s) {
+    System.out.println(s);
+    System.out.flush();
+  }
+
+  /** /proc/self/io of the whole process (all threads, Lance's native ones included). */
+  static final class ProcIo {
+    final long rchar;
+    final long syscr;
+    final long readBytes;
+
+    ProcIo(long rchar, long syscr, long readBytes) {
+      this.rchar = rchar;
+      this.syscr = syscr;
+      this.readBytes = readBytes;
+    }
+
+    static ProcIo now() {
+      long rchar = -1;
+      long syscr = -1;
+      long readBytes = -1;
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+          String[] kv = line.split(":\\s*");
+          long v = Long.parseLong(kv[1].trim());
+          switch (kv[0]) {
+            case "rchar":
+              rchar = v;
+              break;
+            case "syscr":
+              syscr = v;
+              break;
+            case "read_bytes":
+              readBytes = v;
+              break;
+            default:
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // not Linux
+      }
+      return new ProcIo(rchar, syscr, readBytes);
+    }
+
+    ProcIo minus(ProcIo b) {
+      return new ProcIo(rchar - b.rchar, syscr - b.syscr, readBytes - b.readBytes);
+    }
+  }
+}
