@@ -2,12 +2,11 @@ package dev.riffle.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.Storage;
+import dev.riffle.s3.stage.LocalS3;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -17,18 +16,13 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -118,43 +112,13 @@ class HadoopStorageTest {
     }
   }
 
-  /** The local S3 server's settings: environment variables, else the start script's env file. */
+  /** The local S3 server's settings (see {@link LocalS3}). */
   static Map<String, String> s3Settings() throws IOException {
-    Map<String, String> s = new HashMap<>();
-    String endpoint = System.getenv("RIFFLE_S3_ENDPOINT");
-    if (endpoint != null && !endpoint.isBlank()) {
-      for (String k :
-          List.of(
-              "RIFFLE_S3_ENDPOINT",
-              "RIFFLE_S3_REGION",
-              "RIFFLE_S3_ACCESS_KEY",
-              "RIFFLE_S3_SECRET_KEY",
-              "RIFFLE_S3_BUCKET")) {
-        String v = System.getenv(k);
-        if (v != null) {
-          s.put(k, v);
-        }
-      }
-      return s;
-    }
-    String dir = System.getenv().getOrDefault("RIFFLE_S3_DIR", "/tmp/riffle-s3");
-    Path envFile = Paths.get(dir, "env");
-    if (Files.isReadable(envFile)) {
-      Properties p = new Properties();
-      try (InputStream in = Files.newInputStream(envFile)) {
-        p.load(in);
-      }
-      p.stringPropertyNames().forEach(k -> s.put(k, p.getProperty(k).trim()));
-    }
-    return s;
+    return LocalS3.settings();
   }
 
   static void skipOrFail(String why) {
-    String msg = "S3 tests need the local S3 server (scripts/start-local-s3.sh): " + why;
-    if ("1".equals(System.getenv("RIFFLE_S3_REQUIRED"))) {
-      fail(msg + " [RIFFLE_S3_REQUIRED=1]");
-    }
-    Assumptions.abort(msg + " -- skipped; set RIFFLE_S3_REQUIRED=1 to fail instead");
+    LocalS3.skipOrFail(why);
   }
 
   @Nested

@@ -56,7 +56,8 @@ public final class LocalS3 {
     return s;
   }
 
-  static void skipOrFail(String why) {
+  /** Skips the calling test, or fails it when RIFFLE_S3_REQUIRED=1. */
+  public static void skipOrFail(String why) {
     String msg = "S3 tests need the local S3 server (scripts/start-local-s3.sh): " + why;
     if ("1".equals(System.getenv("RIFFLE_S3_REQUIRED"))) {
       fail(msg + " [RIFFLE_S3_REQUIRED=1]");
