@@ -22,13 +22,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Hands out one rank's minibatches of a run, in plan order, as Arrow batches the caller closes.
  *
- * <p>Fetches (f consecutive batches) are read on {@code threads} I/O threads, up to {@code
- * fetchesInFlight} ahead and within {@code prefetchBytes}: a fetch in flight is counted at twice
- * its estimated size (its rows and its cut batches briefly coexist), the fetch being handed out at
- * its actual size. They may complete in any order; {@link #next()} waits for the next one in order,
- * and the wait is the stall time. {@link #state()} after any batch is a {@link LoaderState} from
- * which {@link #resume} continues with exactly the same batches, with any world size that divides
- * the global batch.
+ * <p>Fetches (f consecutive batches) are read on {@code threads} I/O threads, each fetch as several
+ * takes (by data file, at most {@link #MAX_TAKE_ROWS} rows each) read in parallel, up to {@code
+ * fetchesInFlight} ahead and within {@code prefetchBytes}: a fetch in flight is counted at its
+ * estimated size, the fetch being handed out at its actual size (its rows; each batch is cut from
+ * them as it is handed out, and then is the caller's). They may complete in any order; {@link
+ * #next()} waits for the next one in order, and the wait is the stall time. {@link #state()} after
+ * any batch is a {@link LoaderState} from which {@link #resume} continues with exactly the same
+ * batches, with any world size that divides the global batch.
  *
  * <p>{@link #close()} never interrupts an I/O thread (an interrupted {@code FileChannel} read
  * closes the channel for every other reader): fetches not yet started see a flag and do nothing,
@@ -67,6 +68,18 @@ public final class Loader implements AutoCloseable {
   private long[] lastRows = new long[0];
   private long statsBytes;
   private long statsReads;
+
+  /**
+   * Most rows of one take: a fetch's rows are read in chunks of at most this many rows (and {@link
+   * #TAKE_BYTES}), by data file, on all I/O threads in parallel.
+   */
+  static final int MAX_TAKE_ROWS = 2048;
+
+  /**
+   * Target decoded bytes of one take: small enough that its reads fit the format's per-thread read
+   * area (16 MiB) and that a fetch splits into several takes, large enough to amortise a take.
+   */
+  static final long TAKE_BYTES = 8L << 20;
 
   private record Pending(Future<Fetch> future, long reservedBytes) {}
 
@@ -230,8 +243,7 @@ public final class Loader implements AutoCloseable {
       bytesPerRow = Math.max(bytesPerRow, current.bytes / Math.max(1, current.rows.length));
     }
     int b = current.next;
-    VectorSchemaRoot out = current.batches.get(b);
-    current.batches.set(b, null);
+    VectorSchemaRoot out = current.cut(b, allocator);
     current.next++;
     record(current, b, out);
     deliverBatch++;
@@ -284,21 +296,27 @@ public final class Loader implements AutoCloseable {
               (submitBatch / options.sampler().fetchBatches() + 1)
                   * options.sampler().fetchBatches());
       long rows = (end - submitBatch) * options.rankBatchRows();
-      long reserve = 2 * rows * bytesPerRow;
+      long reserve = rows * bytesPerRow;
       if (!pending.isEmpty() && held() + reserve > options.prefetchBytes()) {
         return;
       }
       Fetch f = Fetch.plan(submitPlan, submitBatch, end, options.rank(), options.world(), rowMap);
-      pending.add(new Pending(pool.submit(() -> read(f)), reserve));
+      int chunk = chunkRows(rows);
+      pending.add(
+          new Pending(
+              f.start(dataset, fields, options.label(), pool, chunk, () -> closed), reserve));
       submitBatch = end;
     }
   }
 
-  private Fetch read(Fetch f) throws IOException {
-    if (!closed) {
-      f.read(dataset, fields, options.label(), allocator);
-    }
-    return f;
+  /**
+   * Rows per take for a fetch of {@code rows} rows: at most {@link #MAX_TAKE_ROWS} and about {@link
+   * #TAKE_BYTES}, and few enough that every I/O thread gets a take.
+   */
+  private int chunkRows(long rows) {
+    long byBytes = Math.max(64, TAKE_BYTES / bytesPerRow);
+    long byThreads = Math.max(1, (rows + options.threads() - 1) / options.threads());
+    return (int) Math.max(1, Math.min(MAX_TAKE_ROWS, Math.min(byBytes, byThreads)));
   }
 
   /** Bytes the loader holds or has reserved: queued fetches, plus the one being handed out. */
@@ -391,8 +409,24 @@ public final class Loader implements AutoCloseable {
       return;
     }
     closed = true;
-    pool.shutdown();
     boolean interrupted = false;
+    // Every chunk of a pending fetch is queued already: those not started see the flag and read
+    // nothing, running ones finish, and each fetch's future completes once its chunks are done.
+    for (Pending p : pending) {
+      while (true) {
+        try {
+          p.future().get().close();
+          break;
+        } catch (ExecutionException e) {
+          // A failed fetch closed what it had read.
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    pending.clear();
+    pool.shutdown();
     while (true) {
       try {
         if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
@@ -402,16 +436,6 @@ public final class Loader implements AutoCloseable {
         interrupted = true;
       }
     }
-    for (Pending p : pending) {
-      try {
-        p.future().get().close();
-      } catch (ExecutionException e) {
-        // A failed fetch closed what it had read.
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    pending.clear();
     if (current != null) {
       current.close();
       current = null;
