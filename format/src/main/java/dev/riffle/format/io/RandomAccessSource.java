@@ -32,4 +32,27 @@ public interface RandomAccessSource extends Closeable {
   default boolean prefersDirectBuffers() {
     return false;
   }
+
+  /**
+   * Checks a read of {@code n} bytes at {@code offset} against a source of {@code length} bytes,
+   * with the messages every implementation gives.
+   *
+   * @throws java.io.EOFException if the read passes the end
+   */
+  static void checkRange(String name, long length, long offset, int n) throws java.io.EOFException {
+    if (offset < 0) {
+      throw new IllegalArgumentException(name + ": negative offset " + offset);
+    }
+    if (offset > length - n) {
+      throw new java.io.EOFException(
+          name
+              + ": read of "
+              + n
+              + " bytes at offset "
+              + offset
+              + " passes the end of the object ("
+              + length
+              + " bytes)");
+    }
+  }
 }

@@ -56,20 +56,7 @@ final class LazySource implements RandomAccessSource {
   @Override
   public void readFully(long offset, ByteBuffer dst) throws IOException {
     int n = dst.remaining();
-    if (offset < 0) {
-      throw new IllegalArgumentException(name + ": negative offset " + offset);
-    }
-    if (offset > length - n) {
-      throw new EOFException(
-          name
-              + ": read of "
-              + n
-              + " bytes at offset "
-              + offset
-              + " passes the end of the object ("
-              + length
-              + " bytes)");
-    }
+    RandomAccessSource.checkRange(name, length, offset, n);
     if (n == 0) {
       return;
     }
