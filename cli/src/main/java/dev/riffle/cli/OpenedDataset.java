@@ -4,6 +4,8 @@ import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.io.Storage;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.s3.HadoopStorage;
+import dev.riffle.s3.lazy.LazyStorage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +40,7 @@ final class OpenedDataset implements AutoCloseable {
    * @param command the command, for the message when the location is a single file
    */
   static OpenedDataset open(Locations.Location loc, String command) throws IOException {
-    Storage storage = Locations.openDataset(loc, command);
+    Storage storage = lazy(Locations.openDataset(loc, command));
     BufferAllocator allocator = null;
     try {
       long version = Locations.version(storage, loc);
@@ -48,6 +50,28 @@ final class OpenedDataset implements AutoCloseable {
       if (allocator != null) {
         allocator.close();
       }
+      storage.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Where lazy reads keep their chunks: {@code RIFFLE_LAZY_CACHE} (or the system property {@code
+   * riffle.lazyCache}). When set, reads of an object-store dataset (s3a:, hdfs:) go through a local
+   * checksummed chunk cache instead of straight to the store, without staging the snapshot.
+   */
+  static String lazyCacheDir() {
+    return System.getProperty("riffle.lazyCache", System.getenv("RIFFLE_LAZY_CACHE"));
+  }
+
+  private static Storage lazy(Storage storage) throws IOException {
+    String dir = lazyCacheDir();
+    if (dir == null || dir.isBlank() || !(storage instanceof HadoopStorage)) {
+      return storage;
+    }
+    try {
+      return new LazyStorage((HadoopStorage) storage, java.nio.file.Path.of(dir));
+    } catch (IOException | RuntimeException e) {
       storage.close();
       throw e;
     }

@@ -128,6 +128,20 @@ class DatasetS3Test {
     Cli.ok("generate", "sparse", single, "--rows", "200", "--seed", "3", "--page-bytes", "65536");
     assertThat(Cli.ok("take", root + "@1", "--rows", "199,0,120").outLines())
         .isEqualTo(Cli.ok("take", single, "--rows", "199,0,120").outLines());
+    // The same take through the lazy chunk cache, twice (cold, then from the cache).
+    java.nio.file.Path chunks = java.nio.file.Files.createTempDirectory("riffle-lazy");
+    System.setProperty("riffle.lazyCache", chunks.toString());
+    try {
+      for (int pass = 0; pass < 2; pass++) {
+        assertThat(Cli.ok("take", root + "@1", "--rows", "199,0,120").outLines())
+            .isEqualTo(Cli.ok("take", single, "--rows", "199,0,120").outLines());
+      }
+    } finally {
+      System.clearProperty("riffle.lazyCache");
+    }
+    try (var files = java.nio.file.Files.walk(chunks)) {
+      assertThat(files.filter(java.nio.file.Files::isRegularFile).count()).isPositive();
+    }
 
     assertThat(Cli.ok("validate", root, "--deep").outLines())
         .singleElement()
