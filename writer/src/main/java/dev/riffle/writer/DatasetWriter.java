@@ -52,6 +52,8 @@ public final class DatasetWriter implements AutoCloseable {
   private OutputStream currentStream;
   private long nextRow;
   private boolean published;
+  private boolean filesOnly;
+  private boolean handedOver;
   private Manifest.Provenance provenance;
 
   private DatasetWriter(
@@ -122,6 +124,46 @@ public final class DatasetWriter implements AutoCloseable {
   }
 
   /**
+   * Starts a writer of data files only, for jobs in which several writers (one per Spark task, say)
+   * write files that one coordinator then publishes as a single version with {@link
+   * DatasetCommit#publish}. Nothing at the location is read or checked; {@link #finishFiles()}
+   * hands the files over instead of publishing them.
+   */
+  public static DatasetWriter forFiles(
+      Storage storage, Schema schema, DictionaryProvider dictionaries, DatasetOptions options)
+      throws IOException {
+    DatasetWriter w = new DatasetWriter(storage, schema, dictionaries, options, null);
+    w.filesOnly = true;
+    w.checkSchema();
+    return w;
+  }
+
+  /**
+   * Finishes the last file of a {@link #forFiles} writer and hands over the files it wrote, in
+   * order, with {@code firstRow} counted from 0 within this writer. They are not published and no
+   * longer deleted by {@link #close()}: the caller publishes them ({@link DatasetCommit#publish})
+   * or deletes them ({@link DatasetCommit#discard}).
+   */
+  public List<Manifest.DataFile> finishFiles() throws IOException {
+    if (!filesOnly) {
+      throw new IllegalStateException("only a forFiles writer hands over its files");
+    }
+    if (handedOver) {
+      throw new IllegalStateException("files already handed over");
+    }
+    try {
+      if (current != null) {
+        finishFile();
+      }
+    } catch (IOException | RuntimeException e) {
+      abort();
+      throw e;
+    }
+    handedOver = true;
+    return List.copyOf(files);
+  }
+
+  /**
    * What differs between two schemas, field by field, for messages (empty if nothing does).
    *
    * @param have the existing schema
@@ -164,7 +206,7 @@ public final class DatasetWriter implements AutoCloseable {
    * a row target, exactly at it, splitting the batch).
    */
   public void write(VectorSchemaRoot batch) throws IOException {
-    if (published) {
+    if (published || handedOver) {
       throw new IllegalStateException("already published");
     }
     try {
@@ -252,6 +294,9 @@ public final class DatasetWriter implements AutoCloseable {
     if (published) {
       throw new IllegalStateException("already published");
     }
+    if (filesOnly) {
+      throw new IllegalStateException("a forFiles writer hands its files over with finishFiles");
+    }
     try {
       if (current != null) {
         finishFile();
@@ -313,10 +358,12 @@ public final class DatasetWriter implements AutoCloseable {
     written.clear();
   }
 
-  /** Discards an unpublished version; a no-op after {@link #publish()}. */
+  /**
+   * Discards an unpublished version; a no-op after {@link #publish()} or {@link #finishFiles()}.
+   */
   @Override
   public void close() {
-    if (!published) {
+    if (!published && !handedOver) {
       abort();
     }
   }
