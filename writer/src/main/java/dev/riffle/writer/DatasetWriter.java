@@ -53,6 +53,7 @@ public final class DatasetWriter implements AutoCloseable {
   private long nextRow;
   private boolean published;
   private boolean filesOnly;
+  private String namePrefix = "";
   private boolean handedOver;
   private Manifest.Provenance provenance;
 
@@ -128,12 +129,24 @@ public final class DatasetWriter implements AutoCloseable {
    * write files that one coordinator then publishes as a single version with {@link
    * DatasetCommit#publish}. Nothing at the location is read or checked; {@link #finishFiles()}
    * hands the files over instead of publishing them.
+   *
+   * @param namePrefix starts the name of every file written (before the random part), so that a
+   *     coordinator can find the files of a job whose tasks it did not hear from: letters, digits,
+   *     '-', '_' and '.', starting with a letter or digit, or empty
    */
   public static DatasetWriter forFiles(
-      Storage storage, Schema schema, DictionaryProvider dictionaries, DatasetOptions options)
+      Storage storage,
+      Schema schema,
+      DictionaryProvider dictionaries,
+      DatasetOptions options,
+      String namePrefix)
       throws IOException {
+    if (!namePrefix.isEmpty() && !namePrefix.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+      throw new IllegalArgumentException("not a data file name prefix: '" + namePrefix + "'");
+    }
     DatasetWriter w = new DatasetWriter(storage, schema, dictionaries, options, null);
     w.filesOnly = true;
+    w.namePrefix = namePrefix;
     w.checkSchema();
     return w;
   }
@@ -244,7 +257,11 @@ public final class DatasetWriter implements AutoCloseable {
     byte[] id = new byte[12];
     RANDOM.nextBytes(id);
     currentPath =
-        DatasetLayout.DATA_DIR + "/" + HexFormat.of().formatHex(id) + DatasetLayout.DATA_SUFFIX;
+        DatasetLayout.DATA_DIR
+            + "/"
+            + namePrefix
+            + HexFormat.of().formatHex(id)
+            + DatasetLayout.DATA_SUFFIX;
     written.add(currentPath);
     currentStream = storage.create(currentPath);
     currentCount = new CountingStream(currentStream);

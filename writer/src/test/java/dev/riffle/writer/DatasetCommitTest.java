@@ -54,7 +54,7 @@ class DatasetCommitTest {
   /** What one task writes: {@code rows} rows of SCHEMA generated from {@code seed}. */
   List<Manifest.DataFile> task(Schema schema, int rows, long seed) throws Exception {
     try (VectorSchemaRoot batch = RandomData.generate(schema, rows, seed, 0.1, allocator);
-        DatasetWriter w = DatasetWriter.forFiles(storage, schema, null, OPTIONS)) {
+        DatasetWriter w = DatasetWriter.forFiles(storage, schema, null, OPTIONS, "job1-")) {
       w.write(batch);
       return w.finishFiles();
     }
@@ -183,12 +183,15 @@ class DatasetCommitTest {
     List<Manifest.DataFile> files = task(SCHEMA, 150, 1);
     for (Manifest.DataFile f : files) {
       assertThat(storage.exists(f.path())).isTrue();
+      assertThat(f.path()).startsWith(DatasetLayout.DATA_DIR + "/job1-");
     }
+    assertThatThrownBy(() -> DatasetWriter.forFiles(storage, SCHEMA, null, OPTIONS, "../x"))
+        .isInstanceOf(IllegalArgumentException.class);
     DatasetCommit.discard(storage, files);
     assertThat(storage.list(DatasetLayout.DATA_DIR)).isEmpty();
 
     try (VectorSchemaRoot batch = RandomData.generate(SCHEMA, 150, 1, 0.1, allocator);
-        DatasetWriter w = DatasetWriter.forFiles(storage, SCHEMA, null, OPTIONS)) {
+        DatasetWriter w = DatasetWriter.forFiles(storage, SCHEMA, null, OPTIONS, "")) {
       w.write(batch);
       assertThatThrownBy(w::publish).isInstanceOf(IllegalStateException.class);
       assertThat(storage.list(DatasetLayout.DATA_DIR)).hasSize(2);

@@ -1,0 +1,189 @@
+package dev.riffle.spark;
+
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileReader;
+import dev.riffle.format.ScanCursor;
+import dev.riffle.format.dataset.RowSets;
+import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.io.Storage;
+import dev.riffle.spark.vector.ColumnVectors;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.roaringbitmap.longlong.LongIterator;
+
+/**
+ * Reads one partition as Arrow-backed columnar batches. A partition that is a whole file with every
+ * row live is scanned (whole pages, checksummed, read ahead); a row range or a subset is read by
+ * takes of up to {@code batchRows} rows. Each batch stays valid until the next call to {@link
+ * #next()}, when its memory is freed.
+ */
+final class FileBatchReader implements PartitionReader<ColumnarBatch> {
+  private final RiffleReaderFactory factory;
+  private final FilePartition partition;
+  private BufferAllocator allocator;
+  private FileReader reader;
+  private ScanCursor cursor;
+  private LongIterator subset;
+  private long nextRow;
+  private VectorSchemaRoot root;
+  private ColumnarBatch batch;
+
+  FileBatchReader(RiffleReaderFactory factory, FilePartition partition) {
+    this.factory = factory;
+    this.partition = partition;
+    this.nextRow = partition.start();
+  }
+
+  private void open() throws IOException {
+    allocator = new RootAllocator();
+    Storage storage = Storages.open(factory.location());
+    RandomAccessSource source = storage.open(partition.path());
+    String name = source.name();
+    try {
+      if (source.length() != partition.byteLength()) {
+        throw new CorruptFileException(
+            name,
+            0,
+            "is " + source.length() + " bytes but the manifest says " + partition.byteLength());
+      }
+      reader = FileReader.open(source, true, allocator);
+    } catch (IOException | RuntimeException e) {
+      source.close();
+      throw e;
+    }
+    if (reader.rowCount() != partition.rowCount()) {
+      throw new CorruptFileException(
+          name,
+          0,
+          "has " + reader.rowCount() + " rows but the manifest says " + partition.rowCount());
+    }
+    Schema expected = Schema.fromJSON(factory.arrowSchemaJson());
+    if (!reader.arrowSchema().getFields().equals(expected.getFields())) {
+      throw new CorruptFileException(name, 0, "schema differs from the manifest's");
+    }
+    if (partition.rows() != null) {
+      subset = RowSets.decode(partition.rows()).getLongIterator();
+    } else if (partition.start() == 0
+        && partition.end() == partition.rowCount()
+        && !factory.fields().isEmpty()) {
+      cursor = reader.scan(factory.fields(), factory.batchRows());
+    }
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    if (reader == null) {
+      open();
+    }
+    release();
+    int n;
+    if (factory.fields().isEmpty()) {
+      // Only the row count is needed (count(*)): nothing is read.
+      n = (int) Math.min(factory.batchRows(), remaining());
+      advance(n);
+      if (n == 0) {
+        return false;
+      }
+      batch = new ColumnarBatch(new ColumnVector[0], n);
+      return true;
+    }
+    if (cursor != null) {
+      root = cursor.next();
+    } else {
+      long[] rows = nextRows();
+      root = rows.length == 0 ? null : reader.take(rows, factory.fields());
+    }
+    if (root == null) {
+      return false;
+    }
+    ColumnVector[] columns = new ColumnVector[factory.fields().size()];
+    for (int i = 0; i < columns.length; i++) {
+      FieldVector v = root.getVector(factory.fields().get(i));
+      FieldVector dictionary = null;
+      if (v.getField().getDictionary() != null) {
+        Dictionary d = reader.dictionaries().lookup(v.getField().getDictionary().getId());
+        dictionary = d.getVector();
+      }
+      columns[i] = ColumnVectors.of(v, dictionary, factory.readSchema().fields()[i].dataType());
+    }
+    batch = new ColumnarBatch(columns, root.getRowCount());
+    return true;
+  }
+
+  /** Rows of the partition not yet returned, for count-only reads. */
+  private long remaining() {
+    if (subset == null) {
+      return partition.end() - nextRow;
+    }
+    long n = 0;
+    while (subset.hasNext() && n < factory.batchRows()) {
+      subset.next();
+      n++;
+    }
+    return n;
+  }
+
+  private void advance(int n) {
+    if (subset == null) {
+      nextRow += n;
+    }
+  }
+
+  /** The next up to batchRows file rows to take, ascending. */
+  private long[] nextRows() {
+    long[] rows;
+    if (subset == null) {
+      int n = (int) Math.min(factory.batchRows(), partition.end() - nextRow);
+      rows = new long[n];
+      for (int i = 0; i < n; i++) {
+        rows[i] = nextRow + i;
+      }
+      nextRow += n;
+      return rows;
+    }
+    rows = new long[factory.batchRows()];
+    int n = 0;
+    while (n < rows.length && subset.hasNext()) {
+      rows[n++] = subset.next() - partition.firstRow();
+    }
+    return n == rows.length ? rows : java.util.Arrays.copyOf(rows, n);
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    return batch;
+  }
+
+  private void release() {
+    batch = null;
+    if (root != null) {
+      root.close();
+      root = null;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    release();
+    try {
+      if (cursor != null) {
+        cursor.close();
+      }
+      if (reader != null) {
+        reader.close();
+      }
+    } finally {
+      if (allocator != null) {
+        allocator.close();
+      }
+    }
+  }
+}

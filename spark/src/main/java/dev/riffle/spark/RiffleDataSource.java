@@ -1,0 +1,145 @@
+package dev.riffle.spark;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.io.Storage;
+import dev.riffle.writer.DatasetCommit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SQLContext;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.sources.CreatableRelationProvider;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The {@code riffle} data source: {@code spark.read.format("riffle").load(uri)} and {@code
+ * df.write.format("riffle").mode(m).save(uri)}.
+ *
+ * <p>Reads go through DataSource V2 ({@link RiffleTable}). Writes enter through the V1 {@link
+ * CreatableRelationProvider} because Spark sends only append and overwrite of a path-based V2 table
+ * to V2 and rejects error-if-exists and ignore there; this entry point decides what the save mode
+ * means for the dataset (create, append, overwrite as a new version, or nothing) and then runs the
+ * distributed V2 write with that decision attached, so that every mode has one write path.
+ */
+public final class RiffleDataSource
+    implements TableProvider, DataSourceRegister, CreatableRelationProvider {
+
+  @Override
+  public String shortName() {
+    return "riffle";
+  }
+
+  @Override
+  public StructType inferSchema(CaseInsensitiveStringMap options) {
+    RiffleOptions o = RiffleOptions.parse(options);
+    return DatasetSnapshot.load(o).sparkSchema();
+  }
+
+  /** True so that writes hand over the DataFrame's schema instead of inferring one. */
+  @Override
+  public boolean supportsExternalMetadata() {
+    return true;
+  }
+
+  @Override
+  public Table getTable(
+      StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    if (partitioning.length > 0) {
+      throw new IllegalArgumentException(
+          "riffle datasets are not partitioned by column; drop partitionBy");
+    }
+    return new RiffleTable(schema, properties);
+  }
+
+  /** Every type reaches the connector's own mapping, whose error names the column. */
+  @Override
+  public boolean supportsDataType(DataType dataType) {
+    return true;
+  }
+
+  @Override
+  public BaseRelation createRelation(
+      SQLContext sqlContext,
+      SaveMode mode,
+      scala.collection.immutable.Map<String, String> parameters,
+      org.apache.spark.sql.Dataset<Row> data) {
+    Map<String, String> options =
+        new HashMap<>(scala.jdk.javaapi.CollectionConverters.asJava(parameters));
+    RiffleOptions o = RiffleOptions.parse(options);
+    // Fails before any task runs if a column has no Riffle type.
+    SparkTypes.toArrow(data.schema());
+    List<Long> versions;
+    try (Storage storage = Storages.open(o.location())) {
+      versions = Dataset.versions(storage);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    boolean exists = !versions.isEmpty();
+    DatasetCommit.Mode commit;
+    switch (mode) {
+      case ErrorIfExists:
+        if (exists) {
+          throw new IllegalStateException(
+              "a Riffle dataset already exists at "
+                  + o.location()
+                  + " (latest version "
+                  + versions.get(versions.size() - 1)
+                  + "); write with mode(\"append\") or mode(\"overwrite\")");
+        }
+        commit = DatasetCommit.Mode.CREATE;
+        break;
+      case Ignore:
+        if (exists) {
+          return new RiffleRelation(sqlContext, data.schema());
+        }
+        commit = DatasetCommit.Mode.CREATE;
+        break;
+      case Append:
+        commit = exists ? DatasetCommit.Mode.APPEND : DatasetCommit.Mode.CREATE;
+        break;
+      case Overwrite:
+        commit = DatasetCommit.Mode.OVERWRITE;
+        break;
+      default:
+        throw new IllegalArgumentException("unknown save mode " + mode);
+    }
+    options.put(RiffleOptions.COMMIT, commit.name());
+    data.write()
+        .format(RiffleDataSource.class.getName())
+        .mode(SaveMode.Append)
+        .options(options)
+        .save();
+    return new RiffleRelation(sqlContext, data.schema());
+  }
+
+  /** What Spark's V1 write path wants back; nothing reads through it. */
+  private static final class RiffleRelation extends BaseRelation {
+    private final SQLContext sqlContext;
+    private final StructType schema;
+
+    RiffleRelation(SQLContext sqlContext, StructType schema) {
+      this.sqlContext = sqlContext;
+      this.schema = schema;
+    }
+
+    @Override
+    public SQLContext sqlContext() {
+      return sqlContext;
+    }
+
+    @Override
+    public StructType schema() {
+      return schema;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.riffle.spark;
+
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.dataset.RowSets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.roaringbitmap.longlong.Roaring64Bitmap;
+
+/**
+ * Plans a read: the top-level columns the query needs (nested fields are read whole) and one
+ * partition per data file, or per row range of a file larger than a partition should be.
+ */
+final class RiffleScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
+  private final DatasetSnapshot snapshot;
+  private StructType readSchema;
+
+  RiffleScanBuilder(DatasetSnapshot snapshot) {
+    this.snapshot = snapshot;
+    this.readSchema = snapshot.sparkSchema();
+  }
+
+  @Override
+  public void pruneColumns(StructType required) {
+    StructType all = snapshot.sparkSchema();
+    List<StructField> kept = new ArrayList<>();
+    for (StructField f : all.fields()) {
+      if (Arrays.asList(required.fieldNames()).contains(f.name())) {
+        kept.add(f);
+      }
+    }
+    readSchema = new StructType(kept.toArray(new StructField[0]));
+  }
+
+  @Override
+  public Scan build() {
+    return this;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  @Override
+  public String description() {
+    return "riffle "
+        + snapshot.options().location()
+        + " version "
+        + snapshot.manifest().version()
+        + (snapshot.options().split() == null ? "" : " split " + snapshot.options().split())
+        + " columns "
+        + Arrays.toString(readSchema.fieldNames());
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    long maxBytes = SQLConf.get().filesMaxPartitionBytes();
+    long fixedRows = snapshot.options().rowsPerPartition();
+    Roaring64Bitmap view = snapshot.rows();
+    List<InputPartition> out = new ArrayList<>();
+    for (Manifest.DataFile f : snapshot.manifest().files()) {
+      long n = f.rowCount();
+      if (n == 0) {
+        continue;
+      }
+      long chunk =
+          fixedRows > 0
+              ? fixedRows
+              : Math.max(1, (long) Math.ceil(n * (double) maxBytes / Math.max(1, f.byteLength())));
+      for (long start = 0; start < n; start += chunk) {
+        long end = Math.min(n, start + chunk);
+        String rows = null;
+        if (view != null) {
+          Roaring64Bitmap part = new Roaring64Bitmap();
+          part.addRange(f.firstRow() + start, f.firstRow() + end);
+          part.and(view);
+          long live = part.getLongCardinality();
+          if (live == 0) {
+            continue;
+          }
+          rows = live == end - start ? null : RowSets.encode(part);
+        }
+        out.add(new FilePartition(f.path(), f.byteLength(), n, f.firstRow(), start, end, rows));
+      }
+    }
+    return out.toArray(new InputPartition[0]);
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new RiffleReaderFactory(
+        snapshot.options().location(),
+        snapshot.schema().arrow().toJson(),
+        List.of(readSchema.fieldNames()),
+        readSchema,
+        snapshot.options().batchRows());
+  }
+}

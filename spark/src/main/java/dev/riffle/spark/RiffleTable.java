@@ -1,0 +1,71 @@
+package dev.riffle.spark;
+
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A dataset location as a Spark table: readable always, writable only by the write that {@link
+ * RiffleDataSource#createRelation} starts (which carries the commit mode), so that every save mode
+ * goes through that entry point.
+ */
+final class RiffleTable implements SupportsRead, SupportsWrite {
+  private final StructType schema;
+  private final Map<String, String> properties;
+
+  RiffleTable(StructType schema, Map<String, String> properties) {
+    this.schema = schema;
+    this.properties = properties;
+  }
+
+  @Override
+  public String name() {
+    return "riffle:" + properties.getOrDefault("path", "?");
+  }
+
+  @Override
+  public StructType schema() {
+    return schema;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    boolean writing = new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
+    return writing
+        ? EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE)
+        : EnumSet.of(TableCapability.BATCH_READ);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    Map<String, String> all = new HashMap<>(properties);
+    all.putAll(options);
+    DatasetSnapshot snapshot = DatasetSnapshot.load(RiffleOptions.parse(all));
+    if (!snapshot.sparkSchema().equals(schema)) {
+      throw new IllegalArgumentException(
+          "riffle reads a dataset with its own schema "
+              + snapshot.sparkSchema().simpleString()
+              + "; drop the user-specified schema "
+              + schema.simpleString());
+    }
+    return new RiffleScanBuilder(snapshot);
+  }
+
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    RiffleOptions o = RiffleOptions.parse(info.options());
+    if (o.commit() == null) {
+      throw new IllegalStateException("riffle writes start at df.write.format(\"riffle\")");
+    }
+    return new RiffleWriteBuilder(o, info.schema(), info.queryId());
+  }
+}

@@ -1,0 +1,139 @@
+package dev.riffle.spark;
+
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetLayout;
+import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.format.io.Storage;
+import dev.riffle.writer.DatasetCommit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The driver's side of a write: picks the Arrow schema (the DataFrame's mapping, or the dataset's
+ * own when appending), checks on the driver that every column can be written, and publishes one
+ * manifest from the tasks' files, ordered by partition id, so that the same job gives the same row
+ * ids. If the job fails or is aborted, the committed tasks' files are deleted and nothing is
+ * published.
+ */
+final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
+  private final RiffleOptions options;
+  private final StructType sparkSchema;
+  private final Schema arrowSchema;
+
+  /**
+   * Starts the name of every file of this job, so that an abort also finds the files of tasks that
+   * committed while the job was failing (Spark drops their messages).
+   */
+  private final String namePrefix;
+
+  private volatile boolean published;
+
+  RiffleWriteBuilder(RiffleOptions options, StructType sparkSchema, String queryId) {
+    this.options = options;
+    this.namePrefix = "spark-" + queryId.replaceAll("[^A-Za-z0-9]", "") + "-";
+    this.sparkSchema = sparkSchema;
+    this.arrowSchema =
+        options.commit() == DatasetCommit.Mode.APPEND
+            ? existingSchema(options)
+            : SparkTypes.toArrow(sparkSchema);
+    // Every (Spark type, Arrow type) pair is checked here, before a task starts.
+    try (RootAllocator allocator = new RootAllocator();
+        VectorSchemaRoot probe = VectorSchemaRoot.create(arrowSchema, allocator)) {
+      new RowWriter(probe, sparkSchema);
+    }
+  }
+
+  private static Schema existingSchema(RiffleOptions o) {
+    try (Storage storage = Storages.open(o.location())) {
+      Manifest m = Dataset.readManifest(storage, Dataset.latestVersion(storage));
+      return ManifestCodec.schemaOf(m, storage.uri(Manifest.path(m.version()))).arrow();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Write build() {
+    return this;
+  }
+
+  @Override
+  public String description() {
+    return "riffle "
+        + options.commit().name().toLowerCase(java.util.Locale.ROOT)
+        + " "
+        + options.location();
+  }
+
+  @Override
+  public BatchWrite toBatch() {
+    return this;
+  }
+
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new TaskWriterFactory(options, arrowSchema.toJson(), sparkSchema, namePrefix);
+  }
+
+  @Override
+  public boolean useCommitCoordinator() {
+    // One committed attempt per partition: its files, and no other attempt's, reach the driver.
+    return true;
+  }
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    List<TaskFiles> tasks = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      tasks.add((TaskFiles) Objects.requireNonNull(m, "a task sent no commit message"));
+    }
+    tasks.sort(Comparator.comparingInt(TaskFiles::partitionId));
+    List<Manifest.DataFile> files = new ArrayList<>();
+    tasks.forEach(t -> files.addAll(t.dataFiles()));
+    try (Storage storage = Storages.open(options.location())) {
+      DatasetCommit.publish(
+          storage, options.commit(), arrowSchema, null, options.datasetOptions(), files);
+      published = true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    if (published) {
+      return;
+    }
+    try (Storage storage = Storages.open(options.location())) {
+      Arrays.stream(messages)
+          .filter(Objects::nonNull)
+          .forEach(m -> DatasetCommit.discard(storage, ((TaskFiles) m).dataFiles()));
+      // Tasks whose commit raced the failure: their messages never arrive, their files are here.
+      List<Manifest.DataFile> late = new ArrayList<>();
+      for (String name : storage.list(DatasetLayout.DATA_DIR)) {
+        if (name.startsWith(namePrefix)) {
+          late.add(new Manifest.DataFile(DatasetLayout.DATA_DIR + "/" + name, 0, null, 0, 0));
+        }
+      }
+      DatasetCommit.discard(storage, late);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The Spark connector: {@code spark.read.format("riffle")} reads a dataset version (or a split) as
+ * Arrow-backed columnar batches, one input partition per data file or row range, with column
+ * pruning; {@code df.write.format("riffle")} has each task write whole data files and the driver
+ * publish one new manifest version from them, atomically, or nothing at all. The type mapping lives
+ * in {@link dev.riffle.spark.SparkTypes}.
+ */
+package dev.riffle.spark;
