@@ -185,7 +185,7 @@ final class RowWriter {
     }
   }
 
-  private static void setNull(FieldVector v, int index) {
+  static void setNull(FieldVector v, int index) {
     if (v instanceof BaseFixedWidthVector) {
       ((BaseFixedWidthVector) v).setNull(index);
     } else if (v instanceof BaseVariableWidthVector) {
@@ -257,6 +257,10 @@ final class RowWriter {
       case Decimal:
         if (t instanceof DecimalType) {
           return decimal(v, (DecimalType) t, path);
+        }
+        if (t instanceof StringType) {
+          // Decimals wider than Spark's 38 digits read as strings; they append the same way.
+          return decimal(v, null, path);
         }
         break;
       case Utf8:
@@ -569,12 +573,22 @@ final class RowWriter {
     throw cannot(v, t, path);
   }
 
+  /** Decimals from Spark decimals, or from strings when {@code t} is null. */
   private static ValueWriter decimal(FieldVector v, DecimalType t, String path) {
     ArrowType.Decimal d = (ArrowType.Decimal) v.getField().getType();
     return new ValueWriter(v, path) {
       @Override
       void set(SpecializedGetters src, int ord, int index) {
-        BigDecimal x = src.getDecimal(ord, t.precision(), t.scale()).toJavaBigDecimal();
+        BigDecimal x;
+        if (t == null) {
+          try {
+            x = new BigDecimal(src.getUTF8String(ord).toString());
+          } catch (NumberFormatException e) {
+            throw outOfRange("'" + src.getUTF8String(ord) + "'");
+          }
+        } else {
+          x = src.getDecimal(ord, t.precision(), t.scale()).toJavaBigDecimal();
+        }
         BigDecimal scaled;
         try {
           scaled = x.setScale(d.getScale(), RoundingMode.UNNECESSARY);
