@@ -1,0 +1,80 @@
+package dev.riffle.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.convert.ConvertOptions;
+import dev.riffle.convert.ParquetConverter;
+import dev.riffle.convert.SourceFile;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.io.LocalStorage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Parquet → Riffle with Spark, the scale-out path for big datasets, gives what the single-machine
+ * converter gives for the same files: the same columns, types and values.
+ */
+class ParquetConversionTest {
+  @TempDir Path dir;
+
+  @Test
+  void sparkConversionMatchesTheSingleMachineConverter() throws Exception {
+    SparkSession spark = LocalSpark.session();
+    // Types that Parquet keeps (no intervals), nested and with nulls.
+    org.apache.spark.sql.Dataset<Row> df =
+        spark
+            .createDataFrame(SparkConnectorTest.rows(600, 77), SparkConnectorTest.SCHEMA)
+            .drop("gap", "nested");
+    Path parquet = dir.resolve("parquet");
+    df.repartition(3).write().parquet(parquet.toString());
+
+    Path bySpark = dir.resolve("by-spark");
+    spark.read().parquet(parquet.toString()).write().format("riffle").save(bySpark.toString());
+
+    Path byConverter = dir.resolve("by-converter");
+    List<SourceFile> inputs = new ArrayList<>();
+    try (Stream<Path> files = Files.list(parquet)) {
+      for (Path p : files.filter(p -> p.toString().endsWith(".parquet")).sorted().toList()) {
+        inputs.add(SourceFile.local(p));
+      }
+    }
+    assertThat(inputs).hasSize(3);
+    try (RootAllocator allocator = new RootAllocator()) {
+      ParquetConverter.convert(
+          inputs, new LocalStorage(byConverter), allocator, ConvertOptions.defaults());
+    }
+
+    org.apache.spark.sql.Dataset<Row> a = spark.read().format("riffle").load(bySpark.toString());
+    org.apache.spark.sql.Dataset<Row> b =
+        spark.read().format("riffle").load(byConverter.toString());
+    assertThat(a.schema().simpleString()).isEqualTo(b.schema().simpleString());
+    assertThat(a.schema().simpleString()).isEqualTo(df.schema().simpleString());
+    assertThat(a.count()).isEqualTo(600);
+    assertThat(SparkConnectorTest.json(a)).isEqualTo(SparkConnectorTest.json(b));
+    assertThat(SparkConnectorTest.json(a)).isEqualTo(SparkConnectorTest.json(df));
+
+    // The same Arrow types underneath, field by field (names of list items aside).
+    try (RootAllocator allocator = new RootAllocator();
+        Dataset x = Dataset.open(new LocalStorage(bySpark), allocator);
+        Dataset y = Dataset.open(new LocalStorage(byConverter), allocator)) {
+      assertThat(x.rowCount()).isEqualTo(y.rowCount());
+      assertThat(types(x.arrowSchema().getFields())).isEqualTo(types(y.arrowSchema().getFields()));
+    }
+  }
+
+  static List<String> types(List<org.apache.arrow.vector.types.pojo.Field> fields) {
+    List<String> out = new ArrayList<>();
+    for (var f : fields) {
+      out.add(f.getName() + ":" + f.getType() + types(f.getChildren()));
+    }
+    return out;
+  }
+}
