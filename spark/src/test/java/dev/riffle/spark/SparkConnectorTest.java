@@ -279,6 +279,13 @@ class SparkConnectorTest {
     assertThat(spark.read().format("riffle").option("version", "2").load(uri).count())
         .isEqualTo(150);
 
+    // An empty DataFrame is a version without rows, with the schema.
+    String empty = dir.resolve("empty").toString();
+    frame(0, 6, 2).write().format("riffle").save(empty);
+    org.apache.spark.sql.Dataset<Row> none = spark.read().format("riffle").load(empty);
+    assertThat(none.count()).isZero();
+    assertThat(none.schema().simpleString()).isEqualTo(SCHEMA.simpleString());
+
     // Appending columns the dataset does not have is refused before any task writes.
     assertThatThrownBy(() -> frame(5, 5, 1).write().format("riffle").mode("append").save(uri))
         .hasStackTraceContaining("'nested'");
