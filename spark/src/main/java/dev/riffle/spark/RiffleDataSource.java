@@ -33,6 +33,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 public final class RiffleDataSource
     implements TableProvider, DataSourceRegister, CreatableRelationProvider {
+  /**
+   * The version {@link #inferSchema} read, handed to the table so that the schema and the rows come
+   * from the same version even if another is published in between: a DataFrame reads one version,
+   * whatever it is asked later. Spark makes a provider per load and asks it for the schema and then
+   * the table, from one thread.
+   */
+  private DatasetSnapshot inferred;
 
   @Override
   public String shortName() {
@@ -41,8 +48,8 @@ public final class RiffleDataSource
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    RiffleOptions o = RiffleOptions.parse(options);
-    return DatasetSnapshot.load(o).sparkSchema();
+    inferred = DatasetSnapshot.load(RiffleOptions.parse(options));
+    return inferred.sparkSchema();
   }
 
   /** True so that writes hand over the DataFrame's schema instead of inferring one. */
@@ -58,7 +65,13 @@ public final class RiffleDataSource
       throw new IllegalArgumentException(
           "riffle datasets are not partitioned by column; drop partitionBy");
     }
-    return new RiffleTable(schema, properties);
+    DatasetSnapshot pinned = inferred;
+    inferred = null;
+    boolean same =
+        pinned != null
+            && pinned.sparkSchema().equals(schema)
+            && pinned.options().equals(RiffleOptions.parse(properties));
+    return new RiffleTable(schema, properties, same ? pinned : null);
   }
 
   /** Every type reaches the connector's own mapping, whose error names the column. */

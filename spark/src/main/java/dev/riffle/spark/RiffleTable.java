@@ -21,10 +21,16 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 final class RiffleTable implements SupportsRead, SupportsWrite {
   private final StructType schema;
   private final Map<String, String> properties;
+  private final DatasetSnapshot pinned;
 
-  RiffleTable(StructType schema, Map<String, String> properties) {
+  /**
+   * @param pinned the version the schema was read from, which scans then read, or null to read what
+   *     the options name when scanning
+   */
+  RiffleTable(StructType schema, Map<String, String> properties, DatasetSnapshot pinned) {
     this.schema = schema;
     this.properties = properties;
+    this.pinned = pinned;
   }
 
   @Override
@@ -49,7 +55,9 @@ final class RiffleTable implements SupportsRead, SupportsWrite {
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     Map<String, String> all = new HashMap<>(properties);
     all.putAll(options);
-    DatasetSnapshot snapshot = DatasetSnapshot.load(RiffleOptions.parse(all));
+    RiffleOptions o = RiffleOptions.parse(all);
+    DatasetSnapshot snapshot =
+        pinned != null && pinned.options().equals(o) ? pinned : DatasetSnapshot.load(o);
     if (!snapshot.sparkSchema().equals(schema)) {
       throw new IllegalArgumentException(
           "riffle reads a dataset with its own schema "

@@ -263,10 +263,14 @@ class SparkConnectorTest {
     frame(10, 2, 1).write().format("riffle").mode("ignore").save(uri);
     assertThat(versions(ds)).containsExactly(1L);
 
+    org.apache.spark.sql.Dataset<Row> v1 = spark.read().format("riffle").load(uri);
     frame(50, 3, 2).write().format("riffle").mode("append").save(uri);
     assertThat(versions(ds)).containsExactly(1L, 2L);
     org.apache.spark.sql.Dataset<Row> v2 = spark.read().format("riffle").load(uri);
     assertThat(v2.count()).isEqualTo(150);
+    // A DataFrame loaded before the append still reads the version it was loaded from.
+    assertThat(v1.count()).isEqualTo(100);
+    assertThat(json(v1)).isEqualTo(json(frame(100, 1, 2)));
 
     frame(7, 4, 1).drop("nested").write().format("riffle").mode("overwrite").save(uri);
     assertThat(versions(ds)).containsExactly(1L, 2L, 3L);
