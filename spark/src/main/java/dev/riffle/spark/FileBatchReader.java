@@ -35,6 +35,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private long nextRow;
   private VectorSchemaRoot root;
   private ColumnarBatch batch;
+  private java.util.List<FieldVector> empties;
 
   FileBatchReader(RiffleReaderFactory factory, FilePartition partition) {
     this.factory = factory;
@@ -86,7 +87,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     release();
     int n;
     if (factory.fields().isEmpty()) {
-      // Only the row count is needed (count(*)): nothing is read.
+      // Only the row count is needed (count(*)): no column is read.
       n = (int) Math.min(factory.batchRows(), remaining());
       advance(n);
       if (n == 0) {
@@ -110,12 +111,27 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       FieldVector dictionary = null;
       if (v.getField().getDictionary() != null) {
         Dictionary d = reader.dictionaries().lookup(v.getField().getDictionary().getId());
-        dictionary = d.getVector();
+        dictionary = d != null ? d.getVector() : emptyDictionary(v.getName());
       }
       columns[i] = ColumnVectors.of(v, dictionary, factory.readSchema().fields()[i].dataType());
     }
     batch = new ColumnarBatch(columns, root.getRowCount());
     return true;
+  }
+
+  /**
+   * The values of a file that has no dictionary for a categorical field (all its codes are null, so
+   * nothing is looked up in it).
+   */
+  private FieldVector emptyDictionary(String field) {
+    if (empties == null) {
+      empties = new java.util.ArrayList<>();
+    }
+    int f = reader.schema().fieldIndex(field);
+    FieldVector values = reader.schema().dictionaryValues(f).createVector(allocator);
+    values.setValueCount(0);
+    empties.add(values);
+    return values;
   }
 
   /** Rows of the partition not yet returned, for count-only reads. */
@@ -164,6 +180,10 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
 
   private void release() {
     batch = null;
+    if (empties != null) {
+      empties.forEach(FieldVector::close);
+      empties = null;
+    }
     if (root != null) {
       root.close();
       root = null;

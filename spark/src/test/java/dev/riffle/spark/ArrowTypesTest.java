@@ -308,6 +308,40 @@ class ArrowTypesTest {
         .hasStackTraceContaining("column 'u8': value 300 does not fit");
   }
 
+  @Test
+  void aCategoricalWithOnlyNullsReadsAsNulls() throws Exception {
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                new Field("cat", new FieldType(true, new ArrowType.Int(8, true), COLORS), null)));
+    Path ds = dir.resolve("nulls");
+    try (BufferAllocator a = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, a);
+        VarCharVector colors = new VarCharVector("colors", a)) {
+      colors.allocateNew();
+      colors.setValueCount(0);
+      root.allocateNew();
+      for (int r = 0; r < 5; r++) {
+        ((BigIntVector) root.getVector("id")).setSafe(r, r);
+        ((TinyIntVector) root.getVector("cat")).setNull(r);
+      }
+      root.setRowCount(5);
+      try (DatasetWriter w =
+          DatasetWriter.create(
+              new LocalStorage(ds),
+              schema,
+              new DictionaryProvider.MapDictionaryProvider(new Dictionary(colors, COLORS)),
+              DatasetOptions.defaults())) {
+        w.write(root);
+        w.publish();
+      }
+    }
+    List<Row> rows =
+        spark.read().format("riffle").load(ds.toString()).orderBy("id").collectAsList();
+    assertThat(rows).hasSize(5).allMatch(r -> r.isNullAt(1));
+  }
+
   static List<Object> list(Object seq) {
     return new ArrayList<>(CollectionConverters.asJava((scala.collection.Seq<?>) seq));
   }
