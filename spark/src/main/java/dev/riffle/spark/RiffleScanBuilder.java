@@ -5,12 +5,15 @@ import dev.riffle.format.dataset.RowSets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -20,7 +23,8 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
  * Plans a read: the top-level columns the query needs (nested fields are read whole) and one
  * partition per data file, or per row range of a file larger than a partition should be.
  */
-final class RiffleScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
+final class RiffleScanBuilder
+    implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsReportStatistics, Batch {
   private final DatasetSnapshot snapshot;
   private StructType readSchema;
 
@@ -60,6 +64,30 @@ final class RiffleScanBuilder implements ScanBuilder, SupportsPushDownRequiredCo
         + (snapshot.options().split() == null ? "" : " split " + snapshot.options().split())
         + " columns "
         + Arrays.toString(readSchema.fieldNames());
+  }
+
+  /**
+   * The rows of the view, exactly, and the bytes of the files in proportion to them (all columns:
+   * the manifest has no per-column sizes, and too large is the safe side for broadcast joins).
+   */
+  @Override
+  public Statistics estimateStatistics() {
+    Manifest m = snapshot.manifest();
+    long total = m.totalRows();
+    long rows = snapshot.rows() == null ? total : snapshot.rows().getLongCardinality();
+    long bytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    long share = total == 0 ? 0 : (long) Math.ceil(bytes * (rows / (double) total));
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(share);
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.of(rows);
+      }
+    };
   }
 
   @Override

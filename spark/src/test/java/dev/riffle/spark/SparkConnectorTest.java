@@ -321,6 +321,9 @@ class SparkConnectorTest {
     org.apache.spark.sql.Dataset<Row> split =
         spark.read().format("riffle").option("split", "head").load(ds.toString());
     assertThat(split.count()).isEqualTo(58);
+    // The optimizer knows the view's size.
+    assertThat(split.queryExecution().optimizedPlan().stats().rowCount().get().longValue())
+        .isEqualTo(58);
     assertThat(split.select("id").collectAsList().stream().map(r -> r.getLong(0)).sorted().toList())
         .isEqualTo(ids.stream().sorted().toList());
     org.apache.spark.sql.Dataset<Row> all = spark.read().format("riffle").load(ds.toString());
