@@ -157,7 +157,7 @@ class ArrowTypesTest {
         if (r == 1) {
           for (FieldVector v : root.getFieldVectors()) {
             if (!v.getName().equals("id")) {
-              RowWriter.setNull(v, r);
+              ValueWriters.setNull(v, r);
             }
           }
           continue;
