@@ -29,6 +29,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private final RiffleReaderFactory factory;
   private final FilePartition partition;
   private BufferAllocator allocator;
+  private Storage storage;
   private FileReader reader;
   private ScanCursor cursor;
   private LongIterator subset;
@@ -45,7 +46,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
 
   private void open() throws IOException {
     allocator = new RootAllocator();
-    Storage storage = Storages.open(factory.location());
+    storage = factory.storage().open();
     RandomAccessSource source = storage.open(partition.path());
     String name = source.name();
     try {
@@ -201,8 +202,15 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
         reader.close();
       }
     } finally {
-      if (allocator != null) {
-        allocator.close();
+      try {
+        if (allocator != null) {
+          allocator.close();
+        }
+      } finally {
+        // After the reader: on a Hadoop file system, closing the storage closes its FileSystem.
+        if (storage != null) {
+          storage.close();
+        }
       }
     }
   }

@@ -11,14 +11,14 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Sent to the executors: opens each partition's file and reads it as columnar batches.
  *
- * @param location the dataset's canonical URI
+ * @param storage opens the dataset
  * @param arrowSchemaJson the version's Arrow schema, which every file must have
  * @param fields the top-level fields to read, in output order
  * @param readSchema their Spark types
  * @param batchRows rows per batch
  */
 record RiffleReaderFactory(
-    String location,
+    TaskStorage storage,
     String arrowSchemaJson,
     List<String> fields,
     StructType readSchema,

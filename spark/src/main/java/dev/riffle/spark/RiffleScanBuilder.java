@@ -131,8 +131,9 @@ final class RiffleScanBuilder
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
+    String location = snapshot.options().location();
     return new RiffleReaderFactory(
-        snapshot.options().location(),
+        TaskStorage.of(location, Storages.driverConf(location)),
         snapshot.schema().arrow().toJson(),
         List.of(readSchema.fieldNames()),
         readSchema,

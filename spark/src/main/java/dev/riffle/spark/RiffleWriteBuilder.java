@@ -16,6 +16,7 @@ import java.util.Objects;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -33,6 +34,10 @@ import org.apache.spark.sql.types.StructType;
  */
 final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
   private final RiffleOptions options;
+
+  /** The session's Hadoop configuration for a non-local location, else null. */
+  private final Configuration hadoopConf;
+
   private final StructType sparkSchema;
   private final Schema arrowSchema;
 
@@ -46,11 +51,12 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
 
   RiffleWriteBuilder(RiffleOptions options, StructType sparkSchema, String queryId) {
     this.options = options;
+    this.hadoopConf = Storages.driverConf(options.location());
     this.namePrefix = "spark-" + queryId.replaceAll("[^A-Za-z0-9]", "") + "-";
     this.sparkSchema = sparkSchema;
     this.arrowSchema =
         options.commit() == DatasetCommit.Mode.APPEND
-            ? existingSchema(options)
+            ? existingSchema(options, hadoopConf)
             : SparkTypes.toArrow(sparkSchema);
     // Every (Spark type, Arrow type) pair is checked here, before a task starts.
     try (RootAllocator allocator = new RootAllocator();
@@ -59,8 +65,8 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     }
   }
 
-  private static Schema existingSchema(RiffleOptions o) {
-    try (Storage storage = Storages.open(o.location())) {
+  private static Schema existingSchema(RiffleOptions o, Configuration conf) {
+    try (Storage storage = Storages.open(o.location(), conf)) {
       Manifest m = Dataset.readManifest(storage, Dataset.latestVersion(storage));
       return ManifestCodec.schemaOf(m, storage.uri(Manifest.path(m.version()))).arrow();
     } catch (IOException e) {
@@ -88,7 +94,12 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new TaskWriterFactory(options, arrowSchema.toJson(), sparkSchema, namePrefix);
+    return new TaskWriterFactory(
+        options,
+        TaskStorage.of(options.location(), hadoopConf),
+        arrowSchema.toJson(),
+        sparkSchema,
+        namePrefix);
   }
 
   @Override
@@ -106,7 +117,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     tasks.sort(Comparator.comparingInt(TaskFiles::partitionId));
     List<Manifest.DataFile> files = new ArrayList<>();
     tasks.forEach(t -> files.addAll(t.dataFiles()));
-    try (Storage storage = Storages.open(options.location())) {
+    try (Storage storage = Storages.open(options.location(), hadoopConf)) {
       DatasetCommit.publish(
           storage, options.commit(), arrowSchema, null, options.datasetOptions(), files);
       published = true;
@@ -120,7 +131,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     if (published) {
       return;
     }
-    try (Storage storage = Storages.open(options.location())) {
+    try (Storage storage = Storages.open(options.location(), hadoopConf)) {
       Arrays.stream(messages)
           .filter(Objects::nonNull)
           .forEach(m -> DatasetCommit.discard(storage, ((TaskFiles) m).dataFiles()));

@@ -2,36 +2,105 @@ package dev.riffle.spark;
 
 import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.Storage;
+import dev.riffle.s3.HadoopStorage;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 
 /**
- * Opens the storage of a dataset URI. The connector depends on the format and writer modules only,
- * so it handles paths of a file system that the driver and every executor see at the same place (a
- * local path, {@code file:} URI, or a shared mount such as NFS); other schemes are refused with a
- * message that says so rather than written somewhere unexpected.
+ * Opens the storage of a dataset URI: a local path or {@code file:} URI as a {@link LocalStorage}
+ * (a file system the driver and every executor see at the same place: one machine, NFS), any other
+ * scheme ({@code s3a:}, {@code hdfs:}, ...) as a {@link HadoopStorage} with the Hadoop
+ * configuration of the Spark session. A path without a scheme is local, not resolved against {@code
+ * fs.defaultFS}, as it always was for this connector.
  */
 final class Storages {
   private Storages() {}
 
   /**
-   * The canonical URI of a dataset location ({@code file:/abs/path}), resolved on the driver so
-   * that executors, whose working directory may differ, open the same place.
+   * The canonical URI of a dataset location: {@code file:/abs/path} for a local one, resolved on
+   * the driver so that executors, whose working directory may differ, open the same place; the URI,
+   * normalized, for any other scheme.
    *
-   * @throws IllegalArgumentException for a scheme other than file, naming the URI
+   * @throws IllegalArgumentException for a missing location or one that is not a URI
    */
   static String canonical(String location) {
-    return new LocalStorage(localPath(location)).uri();
+    URI uri = schemeUri(location);
+    if (uri == null || isLocal(uri)) {
+      return new LocalStorage(localPath(location, uri)).uri();
+    }
+    if (uri.getPath() == null || uri.isOpaque()) {
+      throw new IllegalArgumentException(
+          "not a hierarchical dataset URI: '" + location + "' (e.g. s3a://bucket/prefix/dataset)");
+    }
+    return uri.normalize().toString();
   }
 
-  /** Opens a location given by {@link #canonical} (or any local path). */
+  /** True if {@code location} (canonical or not) is opened as a local path. */
+  static boolean isLocal(String location) {
+    URI uri = schemeUri(location);
+    return uri == null || isLocal(uri);
+  }
+
+  /**
+   * The Hadoop configuration to open a location with, from the active Spark session ({@code
+   * spark.hadoop.*} settings and the session's SQL conf, as Spark's own file sources use), or null
+   * for a local location, which needs none. Call on the driver.
+   */
+  static Configuration driverConf(String location) {
+    return isLocal(location) ? null : SparkSession.active().sessionState().newHadoopConf();
+  }
+
+  /** Opens a location on the driver, with the session's Hadoop configuration if it needs one. */
   static Storage open(String location) {
-    return new LocalStorage(localPath(location));
+    return open(location, driverConf(location));
   }
 
-  private static Path localPath(String location) {
+  /**
+   * Opens a location given by {@link #canonical} (or any local path).
+   *
+   * @param conf the Hadoop configuration for a non-local location; ignored for a local one
+   */
+  static Storage open(String location, Configuration conf) {
+    URI uri = schemeUri(location);
+    if (uri == null || isLocal(uri)) {
+      return new LocalStorage(localPath(location, uri));
+    }
+    if (conf == null) {
+      throw new IllegalStateException("no Hadoop configuration to open " + location + " with");
+    }
+    try {
+      return new HadoopStorage(location, conf);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          "cannot open the dataset location " + location + ": " + e.getMessage() + hint(e, uri), e);
+    }
+  }
+
+  /** What to add to the cluster when the scheme's file system is missing from the class path. */
+  private static String hint(Throwable e, URI uri) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ClassNotFoundException
+          || t instanceof org.apache.hadoop.fs.UnsupportedFileSystemException) {
+        return "s3a".equalsIgnoreCase(uri.getScheme())
+            ? " (s3a: needs hadoop-aws on the class path: spark-submit --packages"
+                + " org.apache.hadoop:hadoop-aws:3.5.0)"
+            : " (no Hadoop file system for the scheme " + uri.getScheme() + " on the class path)";
+      }
+    }
+    return "";
+  }
+
+  private static boolean isLocal(URI uri) {
+    return "file".equalsIgnoreCase(uri.getScheme());
+  }
+
+  /** The location as a URI if it has a scheme, else null (a local path). */
+  private static URI schemeUri(String location) {
     if (location == null || location.isBlank()) {
       throw new IllegalArgumentException(
           "riffle needs a dataset location: spark.read.format(\"riffle\").load(path) or"
@@ -41,23 +110,16 @@ final class Storages {
     int slash = location.indexOf('/');
     boolean hasScheme = colon > 1 && (slash < 0 || colon < slash);
     if (!hasScheme) {
-      return Paths.get(location);
+      return null;
     }
-    URI uri;
     try {
-      uri = new URI(location);
+      return new URI(location);
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("not a valid dataset URI: " + location, e);
     }
-    if (!"file".equalsIgnoreCase(uri.getScheme())) {
-      throw new IllegalArgumentException(
-          "cannot open '"
-              + location
-              + "': the riffle Spark connector reads and writes datasets on a file system that"
-              + " the driver and all executors share (a path or file: URI); "
-              + uri.getScheme()
-              + ": locations are not supported by it");
-    }
-    return Paths.get(uri);
+  }
+
+  private static Path localPath(String location, URI uri) {
+    return uri == null ? Paths.get(location) : Paths.get(uri);
   }
 }

@@ -24,6 +24,7 @@ final class TaskWriter implements DataWriter<InternalRow> {
   private final BufferAllocator allocator;
   private final VectorSchemaRoot root;
   private final RowWriter rows;
+  private final Storage storage;
   private final DatasetWriter writer;
   private final int batchRows;
 
@@ -33,23 +34,28 @@ final class TaskWriter implements DataWriter<InternalRow> {
     Schema schema = Schema.fromJSON(factory.arrowSchemaJson());
     allocator = new RootAllocator();
     VectorSchemaRoot r = null;
+    Storage s = null;
     DatasetWriter w = null;
     try {
       r = VectorSchemaRoot.create(schema, allocator);
       r.allocateNew();
       rows = new RowWriter(r, factory.sparkSchema());
-      Storage storage = Storages.open(factory.options().location());
+      s = factory.storage().open();
       w =
           DatasetWriter.forFiles(
-              storage, schema, null, factory.options().datasetOptions(), factory.namePrefix());
+              s, schema, null, factory.options().datasetOptions(), factory.namePrefix());
     } catch (IOException | RuntimeException e) {
       if (r != null) {
         r.close();
+      }
+      if (s != null) {
+        s.close();
       }
       allocator.close();
       throw e;
     }
     root = r;
+    storage = s;
     writer = w;
   }
 
@@ -82,12 +88,17 @@ final class TaskWriter implements DataWriter<InternalRow> {
   }
 
   @Override
-  public void close() {
+  public void close() throws IOException {
     try {
       writer.close();
     } finally {
-      root.close();
-      allocator.close();
+      try {
+        root.close();
+        allocator.close();
+      } finally {
+        // Last: the writer deletes unpublished files through it.
+        storage.close();
+      }
     }
   }
 }

@@ -11,12 +11,17 @@ import org.apache.spark.sql.types.StructType;
  * Sent to the executors: makes each task's writer.
  *
  * @param options the write's options
+ * @param storage opens the dataset
  * @param arrowSchemaJson the Arrow schema every file is written with
  * @param sparkSchema the rows' schema
  * @param namePrefix starts the names of the job's files
  */
 record TaskWriterFactory(
-    RiffleOptions options, String arrowSchemaJson, StructType sparkSchema, String namePrefix)
+    RiffleOptions options,
+    TaskStorage storage,
+    String arrowSchemaJson,
+    StructType sparkSchema,
+    String namePrefix)
     implements DataWriterFactory {
 
   @Override

@@ -361,8 +361,9 @@ class SparkConnectorTest {
     assertThatThrownBy(
             () -> spark.read().format("riffle").option("version", "x").load(ds.toString()))
         .hasStackTraceContaining("riffle option version must be a number, not 'x'");
-    assertThatThrownBy(() -> spark.read().format("riffle").load("s3a://bucket/ds"))
-        .hasStackTraceContaining("cannot open 's3a://bucket/ds'");
+    assertThatThrownBy(() -> spark.read().format("riffle").load("nosuchfs://bucket/ds"))
+        .hasStackTraceContaining("cannot open the dataset location nosuchfs://bucket/ds")
+        .hasStackTraceContaining("no Hadoop file system for the scheme nosuchfs");
 
     Path bad = dir.resolve("bad");
     assertThatThrownBy(
