@@ -2,6 +2,8 @@ package dev.riffle.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.s3.HadoopStorage;
+import dev.riffle.s3.stage.LocalS3;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,16 +12,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
 
 /**
- * The jar users add to spark-submit: holds the connector, the format and writer modules and a
- * relocated RoaringBitmap, and nothing a Spark cluster already has; and it works on its own next to
- * Spark's class path.
+ * The jar users add to spark-submit: holds the connector, the format and writer modules, the s3
+ * module's HadoopStorage and a relocated RoaringBitmap, and nothing a Spark cluster already has or
+ * adds for s3a: (Hadoop, hadoop-aws, the AWS SDK); and it works on its own next to Spark's class
+ * path (plus hadoop-aws and the SDK), on a local path and, when the local S3 server is up, on s3a:.
  */
 class ShadedJarIT {
   static final Path JAR = Path.of(System.getProperty("riffle.shadedJar"));
@@ -38,12 +44,21 @@ class ShadedJarIT {
               "dev/riffle/format/dataset/Dataset.class",
               "dev/riffle/writer/DatasetWriter.class",
               "dev/riffle/writer/DatasetCommit.class",
+              "dev/riffle/s3/HadoopStorage.class",
+              "dev/riffle/s3/HadoopSource.class",
+              "dev/riffle/s3/S3aConditionalCreate.class",
               "dev/riffle/shaded/org/roaringbitmap/longlong/Roaring64Bitmap.class");
       for (String prefix :
           List.of(
               "org/apache/spark/",
               "org/apache/arrow/",
               "org/apache/hadoop/",
+              "software/amazon/",
+              "com/amazonaws/",
+              "org/apache/commons/",
+              "org/apache/http/",
+              "dev/riffle/s3/stage/",
+              "dev/riffle/s3/lazy/",
               "org/apache/parquet/",
               "com/fasterxml/",
               "com/github/luben/",
@@ -83,6 +98,7 @@ class ShadedJarIT {
             .split(File.pathSeparator)) {
       boolean ours =
           e.contains("/dev/riffle/riffle-")
+              || Path.of(e).getFileName().toString().startsWith("riffle-")
               || (e.contains("/target/classes") && !e.contains("/target/test-classes"));
       if (!ours && !e.isBlank()) {
         cp.add(e);
@@ -92,16 +108,53 @@ class ShadedJarIT {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(Arrays.asList(System.getProperty("riffle.argLine").trim().split("\\s+")));
+    String s3a = s3aLocation();
+    if (s3a != null) {
+      // As spark-submit --conf spark.hadoop.fs.s3a.*=... would set them.
+      SparkS3Test.s3aSettings().forEach((k, v) -> cmd.add("-Dspark.hadoop." + k + "=" + v));
+    }
     cmd.add("-cp");
     cmd.add(String.join(File.pathSeparator, cp));
     cmd.add(ShadedJarMain.class.getName());
-    cmd.add(dir.resolve("ds").toString());
+    String local = dir.resolve("ds").toString();
+    cmd.add(local);
+    if (s3a != null) {
+      cmd.add(s3a);
+    }
     Path log = dir.resolve("out.log");
-    Process p =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished").isTrue();
-    String out = Files.readString(log);
-    assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("rows=2000 sum=999000 v1=1000").contains("class=file:" + JAR);
+    try {
+      Process p =
+          new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("finished").isTrue();
+      String out = Files.readString(log);
+      System.out.println(out);
+      assertThat(p.exitValue()).as(out).isZero();
+      String checks = " rows=2000 sum=999000 v1=1000 class=file:" + JAR;
+      assertThat(out).contains(local + ":" + checks);
+      if (s3a != null) {
+        assertThat(out).contains(s3a + ":" + checks);
+      }
+    } finally {
+      if (s3a != null) {
+        Configuration conf = new Configuration();
+        SparkS3Test.s3aSettings().forEach(conf::set);
+        try (HadoopStorage s = new HadoopStorage(s3a, conf)) {
+          s.fileSystem().delete(s.root(), true);
+        }
+      }
+    }
+  }
+
+  /**
+   * A fresh s3a: location on the local S3 server, or null when it is not running (a failure instead
+   * with RIFFLE_S3_REQUIRED=1).
+   */
+  static String s3aLocation() throws IOException {
+    try {
+      LocalS3.endpoint();
+    } catch (TestAbortedException e) {
+      return null;
+    }
+    return "s3a://" + LocalS3.bucket() + "/spark-shaded-" + UUID.randomUUID() + "/ds";
   }
 }
