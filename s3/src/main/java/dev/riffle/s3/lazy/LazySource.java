@@ -1,5 +1,6 @@
 package dev.riffle.s3.lazy;
 
+import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
 import org.apache.hadoop.util.functional.FutureIO;
 
 /**
@@ -142,8 +144,8 @@ final class LazySource implements RandomAccessSource {
       for (FileRange fr : fileRanges) {
         try {
           data.add(FutureIO.awaitFuture(fr.getData()));
-        } catch (EOFException e) {
-          throw endedEarly(fr.getOffset(), fr.getOffset() + fr.getLength(), e);
+        } catch (IOException e) {
+          throw failed(fr.getOffset(), fr.getOffset() + fr.getLength(), e);
         }
         stats.remoteRequests.increment();
         stats.remoteBytes.add(fr.getLength());
@@ -174,16 +176,35 @@ final class LazySource implements RandomAccessSource {
     byte[] bytes = new byte[(int) (rangeEnd(r) - start)];
     try {
       in.readFully(start, bytes, 0, bytes.length);
-    } catch (EOFException e) {
-      throw endedEarly(start, start + bytes.length, e);
+    } catch (IOException e) {
+      throw failed(start, start + bytes.length, e);
     }
     stats.remoteRequests.increment();
     stats.remoteBytes.add(bytes.length);
     return ByteBuffer.wrap(bytes);
   }
 
-  /** The object is shorter than when it was opened (replaced in place, or damaged). */
-  private EOFException endedEarly(long from, long to, EOFException e) {
+  /**
+   * A fetch of bytes [from, to) failed: the object ended early or changed since it was opened (S3A
+   * sees its ETag change) get messages that say so, with the object and offset; other errors (a
+   * lost connection, say) pass unchanged.
+   */
+  private IOException failed(long from, long to, IOException e) {
+    if (e instanceof RemoteFileChangedException) {
+      return new CorruptFileException(
+          name,
+          from,
+          "the object changed while it was open (fetching bytes ["
+              + from
+              + ", "
+              + to
+              + ") found another version; published data files are never rewritten, so the"
+              + " snapshot was modified or damaged); nothing of it was cached",
+          e);
+    }
+    if (!(e instanceof EOFException)) {
+      return e;
+    }
     EOFException x =
         new EOFException(
             name
