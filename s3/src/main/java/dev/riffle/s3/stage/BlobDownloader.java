@@ -43,6 +43,7 @@ final class BlobDownloader {
   private final StageOptions options;
   private final ExecutorService parts;
   private final PartBuffers buffers;
+  private final PartWriter.Aligned aligned;
   private final AtomicLong fileOrder = new AtomicLong();
 
   final LongAdder bytesDownloaded = new LongAdder();
@@ -62,6 +63,10 @@ final class BlobDownloader {
     // As many loans as threads: enough that parts landing out of order are rarely read back,
     // bounded so memory stays at 2 × threads parts.
     this.buffers = new PartBuffers(options.partBytes(), options.threads());
+    this.aligned =
+        options.directWrites()
+            ? new PartWriter.Aligned(options.partBytes(), layout.tmpDir())
+            : null;
   }
 
   /** A pool of {@code threads} that runs {@link Part}s in file order, then part order. */
@@ -91,15 +96,16 @@ final class BlobDownloader {
       pool.giveBack(pool.borrow());
       String sha;
       try (FileChannel ch =
-          FileChannel.open(
-              temp,
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE)) {
+              FileChannel.open(
+                  temp,
+                  StandardOpenOption.CREATE_NEW,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
+          PartWriter writer = PartWriter.open(temp, ch, aligned)) {
         int n = (int) ((length + options.partBytes() - 1) / options.partBytes());
         OrderedHasher hasher = new OrderedHasher(n, options.partBytes(), length, buffers);
         try {
-          runParts(pool, ch, hasher, n, w, progress);
+          runParts(pool, ch, writer, hasher, n, w, progress);
         } finally {
           hasher.release();
         }
@@ -163,7 +169,13 @@ final class BlobDownloader {
   }
 
   private void runParts(
-      SourcePool pool, FileChannel ch, OrderedHasher hasher, int n, Wanted w, AtomicLong progress)
+      SourcePool pool,
+      FileChannel ch,
+      PartWriter writer,
+      OrderedHasher hasher,
+      int n,
+      Wanted w,
+      AtomicLong progress)
       throws IOException {
     // Parts check this flag before starting, so a failure stops the rest without interrupts
     // (an interrupt during FileChannel I/O would close the channel under the other parts).
@@ -183,7 +195,7 @@ final class BlobDownloader {
                 ByteBuffer buf = buffers.take();
                 boolean kept = false;
                 try {
-                  fetchPart(pool, ch, part, buf, w, progress, failed);
+                  fetchPart(pool, writer, part, buf, w, progress, failed);
                   kept = hasher.partDone(part, buf, ch);
                 } catch (IOException | RuntimeException e) {
                   failed.set(true);
@@ -225,7 +237,7 @@ final class BlobDownloader {
 
   private void fetchPart(
       SourcePool pool,
-      FileChannel ch,
+      PartWriter writer,
       int part,
       ByteBuffer buf,
       Wanted w,
@@ -271,12 +283,8 @@ final class BlobDownloader {
     }
     buf.flip();
     try {
-      // One positional write of the whole part (the JDK copies a heap buffer to a cached direct
-      // one once); the buffer keeps its position for the hasher.
-      ByteBuffer out = buf.duplicate();
-      while (out.hasRemaining()) {
-        ch.write(out, offset + out.position());
-      }
+      // One positional write of the whole part; the buffer keeps its position for the hasher.
+      writer.write(buf, offset);
     } catch (IOException e) {
       throw new IOException(
           "cache "

@@ -14,6 +14,10 @@ package dev.riffle.s3.stage;
  *     limit, blobs are evicted to keep it first)
  * @param cacheLimit the most the cache's blobs may take, and how to evict; null (the default) for
  *     no limit
+ * @param directWrites write blobs with O_DIRECT where the file system allows it (default true): the
+ *     kernel then copies nothing into the page cache, which on a CPU-bound node costs more than the
+ *     hashing (measured: benchmarks/results/staging.md); staged files are then read from disk, not
+ *     memory, the first time. Falls back to the page cache where O_DIRECT is refused (tmpfs)
  */
 public record StageOptions(
     int partBytes,
@@ -22,7 +26,8 @@ public record StageOptions(
     long backoffBaseMillis,
     long backoffCapMillis,
     long freeSpaceFloorBytes,
-    CacheLimit cacheLimit) {
+    CacheLimit cacheLimit,
+    boolean directWrites) {
 
   public static final int DEFAULT_PART_BYTES = 8 << 20;
   public static final int DEFAULT_THREADS = 16;
@@ -44,7 +49,7 @@ public record StageOptions(
 
   /** The defaults above. */
   public static StageOptions defaults() {
-    return new StageOptions(DEFAULT_PART_BYTES, DEFAULT_THREADS, 8, 200, 10_000, 0, null);
+    return new StageOptions(DEFAULT_PART_BYTES, DEFAULT_THREADS, 8, 200, 10_000, 0, null, true);
   }
 
   public StageOptions withPartBytes(int bytes) {
@@ -55,7 +60,8 @@ public record StageOptions(
         backoffBaseMillis,
         backoffCapMillis,
         freeSpaceFloorBytes,
-        cacheLimit);
+        cacheLimit,
+        directWrites);
   }
 
   public StageOptions withThreads(int n) {
@@ -66,18 +72,33 @@ public record StageOptions(
         backoffBaseMillis,
         backoffCapMillis,
         freeSpaceFloorBytes,
-        cacheLimit);
+        cacheLimit,
+        directWrites);
   }
 
   /** Retries: {@code attempts} tries in all, backoff from {@code baseMillis} up to {@code cap}. */
   public StageOptions withRetries(int attempts, long baseMillis, long capMillis) {
     return new StageOptions(
-        partBytes, threads, attempts, baseMillis, capMillis, freeSpaceFloorBytes, cacheLimit);
+        partBytes,
+        threads,
+        attempts,
+        baseMillis,
+        capMillis,
+        freeSpaceFloorBytes,
+        cacheLimit,
+        directWrites);
   }
 
   public StageOptions withFreeSpaceFloor(long bytes) {
     return new StageOptions(
-        partBytes, threads, maxAttempts, backoffBaseMillis, backoffCapMillis, bytes, cacheLimit);
+        partBytes,
+        threads,
+        maxAttempts,
+        backoffBaseMillis,
+        backoffCapMillis,
+        bytes,
+        cacheLimit,
+        directWrites);
   }
 
   /** Keeps the cache under {@code limit} (null: no limit), evicting before each download. */
@@ -89,6 +110,20 @@ public record StageOptions(
         backoffBaseMillis,
         backoffCapMillis,
         freeSpaceFloorBytes,
-        limit);
+        limit,
+        directWrites);
+  }
+
+  /** O_DIRECT blob writes on (the default) or off. */
+  public StageOptions withDirectWrites(boolean on) {
+    return new StageOptions(
+        partBytes,
+        threads,
+        maxAttempts,
+        backoffBaseMillis,
+        backoffCapMillis,
+        freeSpaceFloorBytes,
+        cacheLimit,
+        on);
   }
 }

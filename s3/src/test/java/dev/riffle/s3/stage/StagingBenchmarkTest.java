@@ -104,8 +104,9 @@ class StagingBenchmarkTest {
               Locale.ROOT,
               "%d objects × %d MiB = %d MiB, %d threads, %d MiB parts, S3A classic stream,"
                   + " cache in %s%n%n"
-                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | retries | load (1 min) |%n"
-                  + "|---|---|---|---|---|---|%n",
+                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | raw client CPU s/GB"
+                  + " | staging client CPU s/GB | retries | load (1 min) |%n"
+                  + "|---|---|---|---|---|---|---|---|%n",
               files,
               mib,
               total >> 20,
@@ -123,12 +124,19 @@ class StagingBenchmarkTest {
             StageOptions.defaults().withThreads(threads).withPartBytes(partMib << 20);
         // Alternate which goes first, so neither always meets a warmer server or a busier disk.
         double raw = 0;
+        long rawCpu = 0;
         if (round % 2 == 1) {
+          long c0 = cpuNanos();
           raw = rawParallelGet(s, big, threads, partMib << 20);
+          rawCpu = cpuNanos() - c0;
         }
+        long c1 = cpuNanos();
         StageReport rep = new SnapshotStager(cache, options).stage(s, 2);
+        long stageCpu = cpuNanos() - c1;
         if (round % 2 == 0) {
+          long c0 = cpuNanos();
           raw = rawParallelGet(s, big, threads, partMib << 20);
+          rawCpu = cpuNanos() - c0;
         }
         assertThat(rep.bytesDownloaded()).isEqualTo(total);
         double staged = rep.megabytesPerSecond();
@@ -138,11 +146,13 @@ class StagingBenchmarkTest {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %d | %.1f | %.1f | %.2f | %d | %.1f |%n",
+                "| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f |%n",
                 round,
                 raw,
                 staged,
                 staged / raw,
+                rawCpu / 1e9 / (total / 1e9),
+                stageCpu / 1e9 / (total / 1e9),
                 rep.retries(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                     .getSystemLoadAverage()));
@@ -164,6 +174,13 @@ class StagingBenchmarkTest {
     System.out.println(md);
     Path out = Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/staging-bench.md"));
     Files.writeString(out, md.toString());
+  }
+
+  /** CPU time of this JVM, all threads (user and system). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** The same ranged reads as staging, in the same thread count, into memory only: MB/s. */
