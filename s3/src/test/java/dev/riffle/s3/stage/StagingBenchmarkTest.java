@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Staging throughput against the raw parallel GET throughput of the same server, same client (S3A),
- * same part size and thread count, measured in one run, alternating. Runs only with {@code
+ * same part size and thread count, measured in one run, alternating; also staging with O_DIRECT off
+ * (through the page cache), and the client's CPU seconds per GB of each. Runs only with {@code
  * RIFFLE_BENCH=1} (and the local S3 server); prints a Markdown table for {@code
  * benchmarks/results/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code RIFFLE_BENCH_MIB}.
  */
@@ -104,9 +105,10 @@ class StagingBenchmarkTest {
               Locale.ROOT,
               "%d objects × %d MiB = %d MiB, %d threads, %d MiB parts, S3A classic stream,"
                   + " cache in %s%n%n"
-                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | raw client CPU s/GB"
-                  + " | staging client CPU s/GB | retries | load (1 min) |%n"
-                  + "|---|---|---|---|---|---|---|---|%n",
+                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | staging via page cache"
+                  + " MB/s | ratio | client CPU s/GB: raw | staging | via page cache | retries"
+                  + " | load (1 min) |%n"
+                  + "|---|---|---|---|---|---|---|---|---|---|---|%n",
               files,
               mib,
               total >> 20,
@@ -133,6 +135,12 @@ class StagingBenchmarkTest {
         long c1 = cpuNanos();
         StageReport rep = new SnapshotStager(cache, options).stage(s, 2);
         long stageCpu = cpuNanos() - c1;
+        deleteTree(cache);
+        // The same without O_DIRECT: what the page-cache copy costs.
+        long c2 = cpuNanos();
+        StageReport viaPageCache =
+            new SnapshotStager(cache, options.withDirectWrites(false)).stage(s, 2);
+        long pageCacheCpu = cpuNanos() - c2;
         if (round % 2 == 0) {
           long c0 = cpuNanos();
           raw = rawParallelGet(s, big, threads, partMib << 20);
@@ -146,14 +154,17 @@ class StagingBenchmarkTest {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f |%n",
+                "| %d | %.1f | %.1f | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %d | %.1f |%n",
                 round,
                 raw,
                 staged,
                 staged / raw,
+                viaPageCache.megabytesPerSecond(),
+                viaPageCache.megabytesPerSecond() / raw,
                 rawCpu / 1e9 / (total / 1e9),
                 stageCpu / 1e9 / (total / 1e9),
-                rep.retries(),
+                pageCacheCpu / 1e9 / (total / 1e9),
+                rep.retries() + viaPageCache.retries(),
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                     .getSystemLoadAverage()));
         deleteTree(cache);
