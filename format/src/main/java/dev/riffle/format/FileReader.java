@@ -48,7 +48,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * caller's thread (the default), or with up to {@link #setReadsInFlight(int) n} reads in flight, in
  * which case each read's rows are decoded by the thread that read them and then copied into the
  * result in row order. Reads of local files go into reused direct, 4096-aligned buffers; {@link
- * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT).
+ * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT). A remote source
+ * ({@link RandomAccessSource#isRemote()}: S3, a chunk cache in front of it) instead gets all of a
+ * take's reads in one {@link RandomAccessSource#readRanges} call, which it serves as one round of
+ * parallel requests.
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;

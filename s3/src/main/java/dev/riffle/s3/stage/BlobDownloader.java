@@ -61,7 +61,7 @@ final class BlobDownloader {
     this.options = options;
     this.parts = parts;
     // As many loans as threads: enough that parts landing out of order are rarely read back,
-    // bounded so memory stays at 2 × threads parts.
+    // bounded so heap buffers stay at 2 × threads parts.
     this.buffers = new PartBuffers(options.partBytes(), options.threads());
     this.aligned =
         options.directWrites()

@@ -5,7 +5,9 @@ package dev.riffle.s3.stage;
  *
  * @param partBytes bytes per ranged read (default 8 MiB, the low end of the 8–16 MiB that object
  *     stores serve best; smaller parts mean more requests, larger ones more memory per thread)
- * @param threads parallel ranged reads in flight (default 16); each holds one part buffer
+ * @param threads parallel ranged reads in flight (default 16); a stage holds up to {@code 2 ×
+ *     threads} part buffers on the heap (one per read, and as many lent to the hashers by parts
+ *     that landed early), plus one aligned direct buffer per thread with {@code directWrites}
  * @param maxAttempts tries per part or open before giving up on transient errors (default 8)
  * @param backoffBaseMillis first retry's backoff ceiling, doubled per attempt (default 200)
  * @param backoffCapMillis largest backoff ceiling (default 10 s)
