@@ -42,7 +42,7 @@ class LazyS3FaultTest {
     conf = LocalS3.conf(LocalS3.endpoint().toString());
     uri = "s3a://" + LocalS3.bucket() + "/lazy-fault-test/" + UUID.randomUUID();
     try (HadoopStorage s = new HadoopStorage(uri, conf)) {
-      manifest = TestDatasets.write(s, 1_500_000, 700_000, 41);
+      manifest = TestDatasets.write(s, 700_000, 350_000, 41);
     }
     assertThat(manifest.files().size()).isGreaterThan(1);
   }
