@@ -48,7 +48,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * caller's thread (the default), or with up to {@link #setReadsInFlight(int) n} reads in flight, in
  * which case each read's rows are decoded by the thread that read them and then copied into the
  * result in row order. Reads of local files go into reused direct, 4096-aligned buffers; {@link
- * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT).
+ * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT). A remote source
+ * ({@link RandomAccessSource#isRemote()}: S3, a chunk cache in front of it) instead gets all of a
+ * take's reads in one {@link RandomAccessSource#readRanges} call, which it serves as one round of
+ * parallel requests.
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;
@@ -471,19 +474,25 @@ public final class FileReader implements AutoCloseable {
       stats.round();
     }
     IoEngine e = engine;
-    if (e.workersFor(reads) > 1) {
+    // A remote source gets every range in one call instead (it fetches them in parallel).
+    boolean batch = reads > 1 && source.isRemote();
+    if (!batch && e.workersFor(reads) > 1) {
       return takeConcurrent(plan, e);
     }
     ByteBuffer[] buffers = new ByteBuffer[reads];
     ByteBuffer area = ReadArena.get(plan.alignedBytes(), source.prefersDirectBuffers());
-    int pos = 0;
-    for (int r = 0; r < reads; r++) {
-      long len = plan.readLength[r];
-      if (area != null) {
-        buffers[r] = readInto(area, pos, plan.readOffset[r], (int) len);
-        pos += ReadArena.align(len);
-      } else {
-        buffers[r] = read(plan.readOffset[r], len);
+    if (batch) {
+      readBatch(plan, area, buffers);
+    } else {
+      int pos = 0;
+      for (int r = 0; r < reads; r++) {
+        long len = plan.readLength[r];
+        if (area != null) {
+          buffers[r] = readInto(area, pos, plan.readOffset[r], (int) len);
+          pos += ReadArena.align(len);
+        } else {
+          buffers[r] = read(plan.readOffset[r], len);
+        }
       }
     }
     int n = plan.rows.length;
@@ -504,6 +513,49 @@ public final class FileReader implements AutoCloseable {
     } catch (IOException | RuntimeException ex) {
       root.close();
       throw ex;
+    }
+  }
+
+  /**
+   * Reads all of a plan's ranges with one {@link RandomAccessSource#readRanges} call: into {@code
+   * area} when there is one (as the one-by-one path does), else into a buffer per read.
+   */
+  private void readBatch(TakePlan plan, ByteBuffer area, ByteBuffer[] buffers) throws IOException {
+    int reads = plan.reads();
+    List<RandomAccessSource.Range> ranges = new ArrayList<>(reads);
+    int pos = 0;
+    for (int r = 0; r < reads; r++) {
+      long len = plan.readLength[r];
+      if (area != null) {
+        buffers[r] = area.slice(pos, (int) len);
+        pos += ReadArena.align(len);
+      } else {
+        if (len > Integer.MAX_VALUE - 64) {
+          throw new CorruptFileException(
+              resource, plan.readOffset[r], "read of " + len + " bytes is too large");
+        }
+        buffers[r] = ByteBuffer.allocate((int) len);
+      }
+      ranges.add(new RandomAccessSource.Range(plan.readOffset[r], buffers[r]));
+    }
+    try {
+      source.readRanges(ranges);
+    } catch (EOFException e) {
+      throw new CorruptFileException(
+          resource,
+          plan.readOffset[0],
+          "file ends inside one of "
+              + reads
+              + " reads between offsets "
+              + plan.readOffset[0]
+              + " and "
+              + (plan.readOffset[reads - 1] + plan.readLength[reads - 1]),
+          e);
+    }
+    for (int r = 0; r < reads; r++) {
+      stats.read(plan.readOffset[r], plan.readLength[r]);
+      buffers[r].flip();
+      buffers[r].order(ByteOrder.LITTLE_ENDIAN);
     }
   }
 

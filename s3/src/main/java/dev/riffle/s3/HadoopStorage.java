@@ -54,6 +54,21 @@ public final class HadoopStorage implements Storage {
   static final String MULTIPART_SIZE = "fs.s3a.multipart.size";
   static final long DEFAULT_MULTIPART_SIZE = 64L << 20;
 
+  /**
+   * Bytes between two ranges of one {@code readRanges} call worth reading through to save a request
+   * (default 1 MiB on object stores, 16 KiB on {@code file:}).
+   */
+  public static final String COALESCE_GAP = "riffle.read.coalesce.gap";
+
+  /** Largest fetch that {@code readRanges} builds by joining ranges (default 16 MiB). */
+  public static final String COALESCE_MAX = "riffle.read.coalesce.max";
+
+  /**
+   * S3A's limit on the GETs one {@code readVectored} call runs at once; its default (4) is raised
+   * to 16 unless set, since a take's ranges are few and small.
+   */
+  static final String VECTORED_ACTIVE_READS = "fs.s3a.vectored.active.ranged.reads";
+
   /** Environment variables read by {@link #fromEnvironment()}. */
   public static final String ENV_ENDPOINT = "RIFFLE_S3_ENDPOINT";
 
@@ -66,6 +81,7 @@ public final class HadoopStorage implements Storage {
   private final Path root;
   private final boolean local;
   private final boolean s3a;
+  private final RangeCoalescing coalescing;
 
   /**
    * The same root as a {@link LocalStorage} on {@code file:}, whose {@code createIfAbsent} (synced
@@ -81,10 +97,18 @@ public final class HadoopStorage implements Storage {
    */
   public HadoopStorage(String rootUri, Configuration conf) throws IOException {
     Path path = new Path(rootUri);
-    this.fs = FileSystem.newInstance(path.toUri(), conf);
+    Configuration c = new Configuration(conf);
+    c.setIfUnset(VECTORED_ACTIVE_READS, "16");
+    this.fs = FileSystem.newInstance(path.toUri(), c);
     try {
       this.root = fs.makeQualified(path);
       this.local = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+      this.coalescing =
+          new RangeCoalescing(
+              c.getLongBytes(
+                  COALESCE_GAP,
+                  local ? RangeCoalescing.DEFAULT_LOCAL_GAP : RangeCoalescing.DEFAULT_REMOTE_GAP),
+              c.getLongBytes(COALESCE_MAX, RangeCoalescing.DEFAULT_MAX));
       this.ops = fs instanceof LocalFileSystem ? ((FilterFileSystem) fs).getRawFileSystem() : fs;
       this.s3a = "s3a".equalsIgnoreCase(fs.getScheme());
       this.localStorage = local ? new LocalStorage(new File(root.toUri()).toPath()) : null;
@@ -256,7 +280,8 @@ public final class HadoopStorage implements Storage {
   public RandomAccessSource open(String path) throws IOException {
     Path p = resolve(path);
     FileStatus st = fileStatus(p);
-    return new HadoopSource(p.toString(), openStream(p, st, "random"), st.getLen());
+    return new HadoopSource(
+        p.toString(), openStream(p, st, "random"), st.getLen(), !local, coalescing);
   }
 
   @Override

@@ -10,6 +10,7 @@ public final class LazyStats {
   final LongAdder chunksEvicted = new LongAdder();
   final LongAdder remoteRequests = new LongAdder();
   final LongAdder vectoredReads = new LongAdder();
+  final LongAdder fetchRounds = new LongAdder();
   final LongAdder remoteBytes = new LongAdder();
 
   /** Chunk reads served from the local cache. */
@@ -42,6 +43,14 @@ public final class LazyStats {
     return vectoredReads.sum();
   }
 
+  /**
+   * Reads that went to the remote store: one positional read or one {@code readVectored} call each,
+   * however many ranges it carried. A take misses in at most one round per file.
+   */
+  public long fetchRounds() {
+    return fetchRounds.sum();
+  }
+
   /** Bytes fetched from the remote store. */
   public long remoteBytes() {
     return remoteBytes.sum();
@@ -61,6 +70,8 @@ public final class LazyStats {
         + remoteRequests()
         + " vectored="
         + vectoredReads()
+        + " rounds="
+        + fetchRounds()
         + " bytes="
         + remoteBytes();
   }

@@ -18,22 +18,33 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Downloads one data file into its blob: parallel ranged reads of {@code partBytes} each, written
- * by position into a unique temporary file, hashed in order as parts land, synced, checked against
- * the manifest's length and SHA-256, made read-only and atomically moved into {@code blobs/}. On
- * any failure the temporary file is deleted, so {@code blobs/} only ever holds verified files.
- * Callers hold the blob's lock.
+ * by position into a unique temporary file, hashed in order as parts land (from the part buffers,
+ * {@link OrderedHasher}), synced once at the end, checked against the manifest's length and
+ * SHA-256, made read-only and atomically moved into {@code blobs/}. On any failure the temporary
+ * file is deleted, so {@code blobs/} only ever holds verified files. Callers hold the blob's lock.
+ *
+ * <p>Parts of all files share one pool that runs them in file order (the file that started first,
+ * then by part), not interleaved: a file then completes, and its sync runs, while the next ones
+ * still download, rather than every file's sync piling up at the end.
  */
 final class BlobDownloader {
   private final CacheLayout layout;
   private final StageOptions options;
   private final ExecutorService parts;
-  private final ThreadLocal<ByteBuffer> buffers;
+  private final PartBuffers buffers;
+  private final PartWriter.Aligned aligned;
+  private final AtomicLong fileOrder = new AtomicLong();
 
   final LongAdder bytesDownloaded = new LongAdder();
   final LongAdder retries = new LongAdder();
@@ -42,11 +53,26 @@ final class BlobDownloader {
   /** Bytes being downloaded right now, counted against the free space of the cache disk. */
   private final AtomicLong reserved = new AtomicLong();
 
+  /**
+   * @param parts a pool from {@link #partPool}
+   */
   BlobDownloader(CacheLayout layout, StageOptions options, ExecutorService parts) {
     this.layout = layout;
     this.options = options;
     this.parts = parts;
-    this.buffers = ThreadLocal.withInitial(() -> ByteBuffer.allocate(options.partBytes()));
+    // As many loans as threads: enough that parts landing out of order are rarely read back,
+    // bounded so heap buffers stay at 2 × threads parts.
+    this.buffers = new PartBuffers(options.partBytes(), options.threads());
+    this.aligned =
+        options.directWrites()
+            ? new PartWriter.Aligned(options.partBytes(), layout.tmpDir())
+            : null;
+  }
+
+  /** A pool of {@code threads} that runs {@link Part}s in file order, then part order. */
+  static ExecutorService partPool(int threads, ThreadFactory factory) {
+    return new ThreadPoolExecutor(
+        threads, threads, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), factory);
   }
 
   /** What the manifest says about one file, and how to name it in messages. */
@@ -70,14 +96,20 @@ final class BlobDownloader {
       pool.giveBack(pool.borrow());
       String sha;
       try (FileChannel ch =
-          FileChannel.open(
-              temp,
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE)) {
+              FileChannel.open(
+                  temp,
+                  StandardOpenOption.CREATE_NEW,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
+          PartWriter writer = PartWriter.open(temp, ch, aligned)) {
         int n = (int) ((length + options.partBytes() - 1) / options.partBytes());
-        OrderedHasher hasher = new OrderedHasher(n, options.partBytes(), length);
-        runParts(pool, ch, hasher, n, w, progress);
+        OrderedHasher hasher = new OrderedHasher(n, options.partBytes(), length, buffers);
+        try {
+          runParts(pool, ch, writer, hasher, n, w, progress);
+        } finally {
+          hasher.release();
+        }
+        // One sync per blob, after the last part: per-part syncs would serialise the writers.
         ch.force(true);
         sha = hasher.hex();
         if (ch.size() != length) {
@@ -137,29 +169,45 @@ final class BlobDownloader {
   }
 
   private void runParts(
-      SourcePool pool, FileChannel ch, OrderedHasher hasher, int n, Wanted w, AtomicLong progress)
+      SourcePool pool,
+      FileChannel ch,
+      PartWriter writer,
+      OrderedHasher hasher,
+      int n,
+      Wanted w,
+      AtomicLong progress)
       throws IOException {
     // Parts check this flag before starting, so a failure stops the rest without interrupts
     // (an interrupt during FileChannel I/O would close the channel under the other parts).
     AtomicBoolean failed = new AtomicBoolean();
+    long order = fileOrder.getAndIncrement();
     List<Future<?>> futures = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       int part = i;
-      futures.add(
-          parts.submit(
+      Part task =
+          new Part(
+              order,
+              part,
               () -> {
                 if (failed.get()) {
-                  return null;
+                  return;
                 }
+                ByteBuffer buf = buffers.take();
+                boolean kept = false;
                 try {
-                  fetchPart(pool, ch, part, w, progress, failed);
-                  hasher.partDone(part, ch);
+                  fetchPart(pool, writer, part, buf, w, progress, failed);
+                  kept = hasher.partDone(part, buf, ch);
                 } catch (IOException | RuntimeException e) {
                   failed.set(true);
                   throw e;
+                } finally {
+                  if (!kept) {
+                    buffers.giveBack(buf);
+                  }
                 }
-                return null;
-              }));
+              });
+      parts.execute(task);
+      futures.add(task);
     }
     IOException first = null;
     for (Future<?> fu : futures) {
@@ -189,15 +237,15 @@ final class BlobDownloader {
 
   private void fetchPart(
       SourcePool pool,
-      FileChannel ch,
+      PartWriter writer,
       int part,
+      ByteBuffer buf,
       Wanted w,
       AtomicLong progress,
       AtomicBoolean failed)
       throws IOException {
     long offset = (long) part * options.partBytes();
     int n = (int) Math.min(options.partBytes(), w.file().byteLength() - offset);
-    ByteBuffer buf = buffers.get();
     for (int attempt = 1; ; attempt++) {
       RandomAccessSource src = null;
       buf.clear().limit(n);
@@ -235,9 +283,8 @@ final class BlobDownloader {
     }
     buf.flip();
     try {
-      while (buf.hasRemaining()) {
-        ch.write(buf, offset + buf.position());
-      }
+      // One positional write of the whole part; the buffer keeps its position for the hasher.
+      writer.write(buf, offset);
     } catch (IOException e) {
       throw new IOException(
           "cache "
@@ -253,6 +300,36 @@ final class BlobDownloader {
     }
     bytesDownloaded.add(n);
     progress.addAndGet(n);
+  }
+
+  /**
+   * One part's task: ordered by the file's start order, then by part, so the pool finishes files
+   * one after another. Its own future, since a pool's {@code submit} wrapper is not comparable.
+   */
+  static final class Part extends FutureTask<Void> implements Comparable<Part> {
+    private final long file;
+    private final int part;
+
+    Part(long file, int part, IoTask body) {
+      super(
+          () -> {
+            body.run();
+            return null;
+          });
+      this.file = file;
+      this.part = part;
+    }
+
+    @Override
+    public int compareTo(Part o) {
+      int c = Long.compare(file, o.file);
+      return c != 0 ? c : Integer.compare(part, o.part);
+    }
+  }
+
+  /** A part's body. */
+  interface IoTask {
+    void run() throws IOException;
   }
 
   /** A part that stopped retrying because another part of the file already failed for good. */

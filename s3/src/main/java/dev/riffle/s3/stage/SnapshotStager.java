@@ -178,7 +178,7 @@ public final class SnapshotStager {
     AtomicInteger reused = new AtomicInteger();
     // Parts and files on separate pools: a file task waits for its parts (and for other
     // processes' locks) without taking a thread that a part needs.
-    ExecutorService parts = Executors.newFixedThreadPool(options.threads(), daemon("riffle-part"));
+    ExecutorService parts = BlobDownloader.partPool(options.threads(), daemon("riffle-part"));
     ExecutorService files =
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(options.threads(), blobs.size())), daemon("riffle-file"));

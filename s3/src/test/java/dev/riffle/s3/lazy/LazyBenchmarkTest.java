@@ -4,6 +4,9 @@ import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.Storage;
+import dev.riffle.loader.pipeline.Loader;
+import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
 import dev.riffle.s3.stage.SnapshotStager;
@@ -27,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Lazy take rows/s (cold and warm chunk cache) against staged take rows/s on the same dataset and
  * the same random rows, and the time to the first batch of 64 rows (lazy: open + take; staged:
- * stage + open + take). Runs only with {@code RIFFLE_BENCH=1} and the local S3 server; prints a
- * Markdown table for {@code benchmarks/results/staging.md}. Size: {@code RIFFLE_BENCH_MIB} (64),
- * batches: {@code RIFFLE_BENCH_BATCHES} (50) of 64 rows.
+ * stage + open + take); then the same for the loader's first batch and its rate after it. Runs only
+ * with {@code RIFFLE_BENCH=1} and the local S3 server; prints a Markdown table for {@code
+ * benchmarks/results/staging.md}. Size: {@code RIFFLE_BENCH_MIB} (64), batches: {@code
+ * RIFFLE_BENCH_BATCHES} (50) of 64 rows.
  */
 class LazyBenchmarkTest {
   static final int BATCH = 64;
@@ -78,7 +82,9 @@ class LazyBenchmarkTest {
     try (HadoopStorage s3 = new HadoopStorage(uri, conf)) {
       staged = new SnapshotStager(dir.resolve("stage"), StageOptions.defaults()).stage(s3, 1);
     }
-    row(md, "staged", new LocalStorage(staged.view()), rows, t0, null);
+    // Staging writes with O_DIRECT: the first pass reads the disk, the second the page cache.
+    row(md, "staged, first pass", new LocalStorage(staged.view()), rows, t0, null);
+    row(md, "staged, second pass", new LocalStorage(staged.view()), rows, System.nanoTime(), null);
 
     for (String mode : new String[] {"lazy, cold cache", "lazy, warm cache"}) {
       try (LazyStorage lazy =
@@ -86,10 +92,78 @@ class LazyBenchmarkTest {
         row(md, mode, lazy, rows, System.nanoTime(), lazy.stats());
       }
     }
+
+    // The loader (block shuffle, b = 16, f = 16, G = 64): time to its first batch and its rate.
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%nLoader: block shuffle (b = 16, f = 16), batches of %d, %d batches, 2 I/O threads%n%n"
+                + "| mode | first batch ms | rows/s after it | remote GETs | remote MB |%n"
+                + "|---|---|---|---|---|%n",
+            BATCH,
+            batches));
+    long t2 = System.nanoTime();
+    try (HadoopStorage s3 = new HadoopStorage(uri, conf)) {
+      staged = new SnapshotStager(dir.resolve("stage2"), StageOptions.defaults()).stage(s3, 1);
+    }
+    loaderRow(
+        md,
+        "staged (stage + open + first batch)",
+        new LocalStorage(staged.view()),
+        batches,
+        t2,
+        null);
+    loaderRow(
+        md,
+        "staged, already in the cache",
+        new LocalStorage(staged.view()),
+        batches,
+        System.nanoTime(),
+        null);
+    for (String mode : new String[] {"lazy, cold cache", "lazy, warm cache"}) {
+      try (LazyStorage lazy =
+          new LazyStorage(new HadoopStorage(uri, conf), dir.resolve("loader-chunks"))) {
+        loaderRow(md, mode, lazy, batches, System.nanoTime(), lazy.stats());
+      }
+    }
     System.out.println(md);
     Files.writeString(
         Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/lazy-bench.md")),
         md.toString());
+  }
+
+  private static void loaderRow(
+      StringBuilder md, String mode, Storage s, int batches, long t0, LazyStats stats)
+      throws IOException {
+    LoaderOptions o = LoaderOptions.of(new BlockShuffle(16, 16, 0.25, false), BATCH, 7);
+    try (BufferAllocator a = new RootAllocator();
+        Dataset d = Dataset.open(s, a);
+        Loader loader = Loader.open(d.all(), o, a)) {
+      double firstMs;
+      try (VectorSchemaRoot r = loader.next()) {
+        firstMs = (System.nanoTime() - t0) / 1e6;
+      }
+      long t1 = System.nanoTime();
+      long rows = 0;
+      for (int b = 1; b < batches; b++) {
+        try (VectorSchemaRoot r = loader.next()) {
+          if (r == null) {
+            break;
+          }
+          rows += r.getRowCount();
+        }
+      }
+      double seconds = (System.nanoTime() - t1) / 1e9;
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.0f | %.0f | %s | %s |%n",
+              mode,
+              firstMs,
+              rows / seconds,
+              stats == null ? "-" : Long.toString(stats.remoteRequests()),
+              stats == null ? "-" : String.format(Locale.ROOT, "%.1f", stats.remoteBytes() / 1e6)));
+    }
   }
 
   private static void row(

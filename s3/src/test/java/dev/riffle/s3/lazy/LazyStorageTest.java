@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * damaged chunks are fetched again, and the cache keeps its limit. {@code LazyS3Test} runs the same
  * against the local Ceph RGW.
  */
-class LazyStorageTest {
+public class LazyStorageTest {
   static final LazyOptions SMALL = LazyOptions.defaults().withChunkBytes(64 << 10).withGapBytes(0);
 
   @TempDir Path dir;
@@ -53,7 +53,7 @@ class LazyStorageTest {
         options);
   }
 
-  static String take(dev.riffle.format.io.Storage s, long[] rows) throws IOException {
+  public static String take(dev.riffle.format.io.Storage s, long[] rows) throws IOException {
     try (BufferAllocator a = new RootAllocator();
         Dataset d = Dataset.open(s, a);
         VectorSchemaRoot r = d.take(rows, null)) {
@@ -62,7 +62,7 @@ class LazyStorageTest {
   }
 
   /** Ids and payload checksums (Arrow prints binary values as array identities). */
-  static String describe(VectorSchemaRoot r) {
+  public static String describe(VectorSchemaRoot r) {
     BigIntVector ids = (BigIntVector) r.getVector("id");
     VarBinaryVector payload = (VarBinaryVector) r.getVector("payload");
     StringBuilder sb = new StringBuilder();
@@ -74,7 +74,7 @@ class LazyStorageTest {
     return sb.toString();
   }
 
-  static long[] randomRows(long total, int n, long seed) {
+  public static long[] randomRows(long total, int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] rows = new long[n];
     for (int i = 0; i < n; i++) {
@@ -135,6 +135,38 @@ class LazyStorageTest {
       assertThat(s.stats().remoteRequests()).isZero();
       assertThat(s.stats().corruptChunks()).isZero();
     }
+  }
+
+  @Test
+  void coldTakeFetchesEveryMissingChunkOfAFileInOneRound() throws Exception {
+    long[] rows = randomRows(manifest.totalRows(), 64, 17);
+    String expected = take(new LocalStorage(source), rows);
+    try (LazyStorage s = lazy(SMALL.withChunkBytes(4096));
+        BufferAllocator a = new RootAllocator();
+        Dataset d = Dataset.open(s, a)) {
+      assertThat(manifest.files().size()).isGreaterThan(1);
+      assertThat(coldTakeRounds(s, d, rows)).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * Takes {@code rows} after a first take has read every file's metadata, and checks that the
+   * chunks it misses were fetched in at most one round per file, at most one request per row.
+   */
+  static String coldTakeRounds(LazyStorage s, Dataset d, long[] rows) throws IOException {
+    long[] firstRows = d.manifest().files().stream().mapToLong(f -> f.firstRow()).toArray();
+    d.take(firstRows, null).close();
+    long rounds = s.stats().fetchRounds();
+    long requests = s.stats().remoteRequests();
+    long misses = s.stats().chunkMisses();
+    String got;
+    try (VectorSchemaRoot r = d.take(rows, null)) {
+      got = describe(r);
+    }
+    assertThat(s.stats().chunkMisses() - misses).isPositive();
+    assertThat(s.stats().fetchRounds() - rounds).isLessThanOrEqualTo(d.manifest().files().size());
+    assertThat(s.stats().remoteRequests() - requests).isLessThanOrEqualTo(rows.length);
+    return got;
   }
 
   @Test

@@ -188,7 +188,9 @@ class SnapshotStagerTest {
   void transientErrorsAreRetriedAndCounted() throws Exception {
     FaultyStorage flaky = new FaultyStorage(new LocalStorage(source));
     flaky.failEvery = 3;
-    StageReport r = new SnapshotStager(cache, SMALL_PARTS).stage(flaky, 1);
+    // Every third read of any thread fails, so one part can lose several tries in a row: enough
+    // tries that giving up is not a matter of thread timing.
+    StageReport r = new SnapshotStager(cache, SMALL_PARTS.withRetries(12, 1, 20)).stage(flaky, 1);
     assertThat(flaky.failures.get()).isPositive();
     assertThat(r.retries()).isEqualTo(flaky.failures.get());
     assertThat(r.bytesRefetched()).isPositive();

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Staging throughput against the raw parallel GET throughput of the same server, same client (S3A),
- * same part size and thread count, measured in one run, alternating. Runs only with {@code
+ * same part size and thread count, measured in one run, alternating; also staging with O_DIRECT off
+ * (through the page cache), and the client's CPU seconds per GB of each. Runs only with {@code
  * RIFFLE_BENCH=1} (and the local S3 server); prints a Markdown table for {@code
  * benchmarks/results/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code RIFFLE_BENCH_MIB}.
  */
@@ -45,6 +46,7 @@ class StagingBenchmarkTest {
     int mib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_MIB", "64"));
     int threads = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_THREADS", "16"));
     int partMib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_PART_MIB", "8"));
+    int rounds = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_ROUNDS", "5"));
     Configuration conf =
         HadoopStorage.s3aConfiguration(
             endpoint.toString(),
@@ -103,8 +105,10 @@ class StagingBenchmarkTest {
               Locale.ROOT,
               "%d objects × %d MiB = %d MiB, %d threads, %d MiB parts, S3A classic stream,"
                   + " cache in %s%n%n"
-                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | retries |%n"
-                  + "|---|---|---|---|---|%n",
+                  + "| round | raw parallel GET MB/s | staging MB/s | ratio | staging via page cache"
+                  + " MB/s | ratio | client CPU s/GB: raw | staging | via page cache | retries"
+                  + " | load (1 min) |%n"
+                  + "|---|---|---|---|---|---|---|---|---|---|---|%n",
               files,
               mib,
               total >> 20,
@@ -112,37 +116,82 @@ class StagingBenchmarkTest {
               partMib,
               System.getenv().getOrDefault("RIFFLE_BENCH_CACHE", "a @TempDir on the local disk")));
       List<Double> ratios = new ArrayList<>();
-      for (int round = 1; round <= 3; round++) {
-        double raw = rawParallelGet(s, big, threads, partMib << 20);
+      List<Double> raws = new ArrayList<>();
+      List<Double> stageds = new ArrayList<>();
+      for (int round = 1; round <= rounds; round++) {
         // RIFFLE_BENCH_CACHE (e.g. /dev/shm/x) takes the local disk out of the measurement.
         String base = System.getenv("RIFFLE_BENCH_CACHE");
         Path cache = (base != null ? Path.of(base) : dir).resolve("cache" + round);
-        StageReport rep =
-            new SnapshotStager(
-                    cache,
-                    StageOptions.defaults().withThreads(threads).withPartBytes(partMib << 20))
-                .stage(s, 2);
+        StageOptions options =
+            StageOptions.defaults().withThreads(threads).withPartBytes(partMib << 20);
+        // Alternate which goes first, so neither always meets a warmer server or a busier disk.
+        double raw = 0;
+        long rawCpu = 0;
+        if (round % 2 == 1) {
+          long c0 = cpuNanos();
+          raw = rawParallelGet(s, big, threads, partMib << 20);
+          rawCpu = cpuNanos() - c0;
+        }
+        long c1 = cpuNanos();
+        StageReport rep = new SnapshotStager(cache, options).stage(s, 2);
+        long stageCpu = cpuNanos() - c1;
+        deleteTree(cache);
+        // The same without O_DIRECT: what the page-cache copy costs.
+        long c2 = cpuNanos();
+        StageReport viaPageCache =
+            new SnapshotStager(cache, options.withDirectWrites(false)).stage(s, 2);
+        long pageCacheCpu = cpuNanos() - c2;
+        if (round % 2 == 0) {
+          long c0 = cpuNanos();
+          raw = rawParallelGet(s, big, threads, partMib << 20);
+          rawCpu = cpuNanos() - c0;
+        }
         assertThat(rep.bytesDownloaded()).isEqualTo(total);
         double staged = rep.megabytesPerSecond();
+        raws.add(raw);
+        stageds.add(staged);
         ratios.add(staged / raw);
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %d | %.1f | %.1f | %.2f | %d |%n",
+                "| %d | %.1f | %.1f | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %d | %.1f |%n",
                 round,
                 raw,
                 staged,
                 staged / raw,
-                rep.retries()));
+                viaPageCache.megabytesPerSecond(),
+                viaPageCache.megabytesPerSecond() / raw,
+                rawCpu / 1e9 / (total / 1e9),
+                stageCpu / 1e9 / (total / 1e9),
+                pageCacheCpu / 1e9 / (total / 1e9),
+                rep.retries() + viaPageCache.retries(),
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    .getSystemLoadAverage()));
         deleteTree(cache);
       }
       ratios.sort(null);
-      md.append(String.format(Locale.ROOT, "%nmedian ratio %.2f%n", ratios.get(ratios.size() / 2)));
+      raws.sort(null);
+      stageds.sort(null);
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "%nmedian raw %.1f MB/s, median staging %.1f MB/s, median ratio %.2f"
+                  + " (odd rounds raw first, even rounds staging first)%n",
+              raws.get(raws.size() / 2),
+              stageds.get(stageds.size() / 2),
+              ratios.get(ratios.size() / 2)));
       s.fileSystem().delete(s.root(), true);
     }
     System.out.println(md);
     Path out = Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/staging-bench.md"));
     Files.writeString(out, md.toString());
+  }
+
+  /** CPU time of this JVM, all threads (user and system). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** The same ranged reads as staging, in the same thread count, into memory only: MB/s. */
@@ -165,25 +214,30 @@ class StagingBenchmarkTest {
             pool.submit(
                 () -> {
                   ByteBuffer buf = ByteBuffer.allocate(partBytes);
-                  // One stream per thread and object, as staging's source pool keeps.
-                  RandomAccessSource[] open = new RandomAccessSource[files.size()];
+                  // One stream per thread and object, as staging's source pool keeps. Parts
+                  // come file by file, so a thread is done with a file when it takes the next
+                  // one's part: closing then keeps open streams (and connections) bounded.
+                  RandomAccessSource open = null;
+                  int openFile = -1;
                   try {
                     int k;
                     while ((k = next.getAndIncrement()) < parts.size()) {
                       long[] p = parts.get(k);
                       int f = (int) p[0];
-                      if (open[f] == null) {
-                        open[f] = s.open(files.get(f).path());
+                      if (f != openFile) {
+                        if (open != null) {
+                          open.close();
+                        }
+                        open = s.open(files.get(f).path());
+                        openFile = f;
                       }
                       buf.clear().limit((int) p[2]);
-                      open[f].readFully(p[1], buf);
+                      open.readFully(p[1], buf);
                       bytes.addAndGet(p[2]);
                     }
                   } finally {
-                    for (RandomAccessSource src : open) {
-                      if (src != null) {
-                        src.close();
-                      }
+                    if (open != null) {
+                      open.close();
                     }
                   }
                   return null;
