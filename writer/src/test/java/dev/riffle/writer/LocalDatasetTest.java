@@ -1,13 +1,21 @@
 package dev.riffle.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.io.LocalStorage;
+import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,5 +55,140 @@ class LocalDatasetTest extends DatasetContractTest {
       assertThat(got.getVector("id").getObject(2)).isEqualTo(id.getObject(399));
     }
     assertThat(storage.uri()).doesNotEndWith("/");
+  }
+
+  @Test
+  void takesOnRemoteFilesReadEachFileInItsOwnThread() throws Exception {
+    Storage local = newStorage();
+    write(local, false, 4, 700, 1);
+    Set<String> readers = ConcurrentHashMap.newKeySet();
+    Storage remote = new RemoteLooking(local, readers, null);
+    long[] rows = new long[300];
+    Random random = new Random(7);
+    for (int k = 0; k < rows.length; k++) {
+      rows[k] = random.nextInt(2800);
+    }
+    try (Dataset plain = Dataset.open(local, allocator);
+        Dataset far = Dataset.open(remote, allocator);
+        VectorSchemaRoot expected = plain.take(rows, null);
+        VectorSchemaRoot got = far.take(rows, null)) {
+      assertThat(got.contentToTSVString()).isEqualTo(expected.contentToTSVString());
+    }
+    // Four files, each part on a thread of its own (the pool starts a thread per part).
+    assertThat(readers.stream().filter(t -> t.startsWith("riffle-dataset-take#")).count())
+        .isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  void aFailingRemoteFileFailsTheTakeAndLeaksNothing() throws Exception {
+    Storage local = newStorage();
+    var manifest = write(local, false, 4, 700, 1);
+    String broken = manifest.files().get(2).path();
+    Storage remote = new RemoteLooking(local, ConcurrentHashMap.newKeySet(), broken);
+    long[] rows = {5, 900, 1500, 2100, 2500, 10};
+    try (Dataset far = Dataset.open(remote, allocator)) {
+      // Opening reads the footer; the broken file fails only once data reads start.
+      assertThatThrownBy(() -> far.take(rows, null))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining(broken);
+    }
+  }
+
+  /** A local directory whose files say they are remote; one file's data reads can fail. */
+  private static final class RemoteLooking implements Storage {
+    private final Storage inner;
+    private final Set<String> readerThreads;
+    private final String failing;
+
+    RemoteLooking(Storage inner, Set<String> readerThreads, String failing) {
+      this.inner = inner;
+      this.readerThreads = readerThreads;
+      this.failing = failing;
+    }
+
+    @Override
+    public String uri() {
+      return inner.uri();
+    }
+
+    @Override
+    public RandomAccessSource open(String path) throws IOException {
+      RandomAccessSource source = inner.open(path);
+      boolean fail = path.equals(failing);
+      return new RandomAccessSource() {
+        private int reads;
+
+        @Override
+        public String name() {
+          return source.name();
+        }
+
+        @Override
+        public long length() throws IOException {
+          return source.length();
+        }
+
+        @Override
+        public void readFully(long offset, ByteBuffer dst) throws IOException {
+          // The first reads are the open (head, tail and metadata); data reads come after.
+          if (fail && ++reads > 3) {
+            throw new IOException(name() + ": connection reset at offset " + offset);
+          }
+          Thread t = Thread.currentThread();
+          readerThreads.add(t.getName() + "#" + t.getId());
+          source.readFully(offset, dst);
+        }
+
+        @Override
+        public boolean isRemote() {
+          return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+          source.close();
+        }
+      };
+    }
+
+    @Override
+    public OutputStream create(String path) throws IOException {
+      return inner.create(path);
+    }
+
+    @Override
+    public void createIfAbsent(String path, byte[] content) throws IOException {
+      inner.createIfAbsent(path, content);
+    }
+
+    @Override
+    public byte[] readAll(String path) throws IOException {
+      return inner.readAll(path);
+    }
+
+    @Override
+    public List<String> list(String directory) throws IOException {
+      return inner.list(directory);
+    }
+
+    @Override
+    public boolean exists(String path) throws IOException {
+      return inner.exists(path);
+    }
+
+    @Override
+    public long length(String path) throws IOException {
+      return inner.length(path);
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+      inner.delete(path);
+    }
+
+    @Override
+    public void close() throws IOException {
+      inner.close();
+    }
   }
 }

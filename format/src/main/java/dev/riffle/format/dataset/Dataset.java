@@ -14,6 +14,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -38,6 +44,13 @@ public final class Dataset implements AutoCloseable {
   private final Roaring64Bitmap deletions;
   private final ReadStats stats = new ReadStats();
   private DictionaryUnion dictionaries;
+  // Set once a file turns out to live on an object store: each take then costs a round trip, so
+  // the per-file takes of one dataset take run side by side instead of one after another.
+  private volatile boolean remote;
+  private ExecutorService takePool;
+
+  /** Threads for the per-file parts of one take on remote files: enough to overlap round trips. */
+  static final int REMOTE_TAKE_THREADS = 16;
 
   private Dataset(Storage storage, BufferAllocator allocator, Manifest manifest, String name)
       throws CorruptFileException {
@@ -237,6 +250,9 @@ public final class Dataset implements AutoCloseable {
           throw e;
         }
         readers[i] = r;
+        if (source.isRemote()) {
+          remote = true;
+        }
       }
       return readers[i];
     }
@@ -301,26 +317,31 @@ public final class Dataset implements AutoCloseable {
     // Where each output row comes from: a part (one take per file) and a row of it.
     int[] partOf = new int[n];
     int[] rowOf = new int[n];
+    List<Integer> partFiles = new ArrayList<>();
+    List<long[]> partRows = new ArrayList<>();
+    for (int i = 0; i < readers.length; i++) {
+      if (counts[i] == 0) {
+        continue;
+      }
+      long[] local = new long[counts[i]];
+      int c = 0;
+      for (int k = 0; k < n; k++) {
+        if (fileOf[k] == i) {
+          partOf[k] = partFiles.size();
+          rowOf[k] = c;
+          local[c++] = rows[k] - firstRows[i];
+        }
+      }
+      partFiles.add(i);
+      partRows.add(local);
+    }
     List<VectorSchemaRoot> parts = new ArrayList<>();
     VectorSchemaRoot out = null;
     try {
-      for (int i = 0; i < readers.length; i++) {
-        if (counts[i] == 0) {
-          continue;
-        }
-        long[] local = new long[counts[i]];
-        int c = 0;
-        for (int k = 0; k < n; k++) {
-          if (fileOf[k] == i) {
-            partOf[k] = parts.size();
-            rowOf[k] = c;
-            local[c++] = rows[k] - firstRows[i];
-          }
-        }
-        VectorSchemaRoot part = file(i).take(local, names);
-        parts.add(part);
-        if (categorical) {
-          remapCodes(part, i);
+      takeParts(partFiles, partRows, names, parts);
+      if (categorical) {
+        for (int p = 0; p < parts.size(); p++) {
+          remapCodes(parts.get(p), partFiles.get(p));
         }
       }
       if (parts.size() == 1) {
@@ -348,6 +369,89 @@ public final class Dataset implements AutoCloseable {
       throw e;
     } finally {
       parts.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  /**
+   * Takes each file's rows into {@code parts}, in part order; on failure, {@code parts} holds what
+   * to close.
+   */
+  private void takeParts(
+      List<Integer> files, List<long[]> rows, List<String> names, List<VectorSchemaRoot> parts)
+      throws IOException {
+    int m = files.size();
+    if (m == 0) {
+      return;
+    }
+    FileReader first = file(files.get(0));
+    if (m == 1 || !remote) {
+      parts.add(first.take(rows.get(0), names));
+      for (int p = 1; p < m; p++) {
+        parts.add(file(files.get(p)).take(rows.get(p), names));
+      }
+      return;
+    }
+    List<Future<VectorSchemaRoot>> futures = new ArrayList<>(m);
+    ExecutorService pool = takePool();
+    for (int p = 0; p < m; p++) {
+      int file = files.get(p);
+      long[] local = rows.get(p);
+      futures.add(pool.submit(() -> file(file).take(local, names)));
+    }
+    // Wait for every part, also after a failure, so that no take still runs (and allocates)
+    // once this one has returned; parts that did succeed go to the caller to close.
+    Throwable failure = null;
+    for (Future<VectorSchemaRoot> f : futures) {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          VectorSchemaRoot part = f.get();
+          parts.add(part);
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          failure = failure == null ? e.getCause() : failure;
+          break;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException re) {
+      throw re;
+    }
+    if (failure instanceof Error err) {
+      throw err;
+    }
+    if (failure != null) {
+      throw new IOException(failure);
+    }
+  }
+
+  private ExecutorService takePool() {
+    synchronized (readers) {
+      if (takePool == null) {
+        ThreadPoolExecutor pool =
+            new ThreadPoolExecutor(
+                REMOTE_TAKE_THREADS,
+                REMOTE_TAKE_THREADS,
+                30,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                r -> {
+                  Thread t = new Thread(r, "riffle-dataset-take");
+                  t.setDaemon(true);
+                  return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        takePool = pool;
+      }
+      return takePool;
     }
   }
 
@@ -417,6 +521,11 @@ public final class Dataset implements AutoCloseable {
   public void close() throws IOException {
     IOException first = null;
     synchronized (readers) {
+      if (takePool != null) {
+        // Takes return only after all their parts finished, so nothing is queued here.
+        takePool.shutdown();
+        takePool = null;
+      }
       if (dictionaries != null) {
         dictionaries.close();
         dictionaries = null;
