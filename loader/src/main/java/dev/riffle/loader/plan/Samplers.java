@@ -10,6 +10,8 @@ final class Samplers {
   static final long PURPOSE_WINDOW = 5;
   static final long PURPOSE_WITHIN_BLOCK = 6;
   static final long PURPOSE_STAGGER = 7;
+  static final long PURPOSE_DRAW = 8;
+  static final long PURPOSE_CLASS = 9;
 
   private Samplers() {}
 
