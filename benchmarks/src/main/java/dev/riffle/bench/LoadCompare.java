@@ -93,7 +93,17 @@ public final class LoadCompare {
       double labelEntropyMean,
       double tvMean,
       boolean coverageExact,
-      String loadAverage) {}
+      String loadAverage,
+      double cpuSeconds) {
+
+    /**
+     * CPU time (user + system, all threads of this JVM) per sample, in µs: unlike samples/s, it
+     * barely moves when other processes share the cores.
+     */
+    public double cpuMicrosPerSample() {
+      return rows == 0 ? 0 : cpuSeconds * 1e6 / rows;
+    }
+  }
 
   public static void main(String[] args) throws IOException {
     Map<String, String> a = new LinkedHashMap<>();
@@ -224,6 +234,7 @@ public final class LoadCompare {
     boolean cold = prepare(o);
     String load = loadAverage();
     ProcIo before = ProcIo.now();
+    long cpu0 = cpuNanos();
     try (BufferAllocator allocator = new RootAllocator();
         Dataset d = Dataset.open(new LocalStorage(o.data()), allocator)) {
       DatasetView view = d.all();
@@ -277,7 +288,8 @@ public final class LoadCompare {
           div.labelEntropyMean(),
           div.tvMean(),
           m.coverageExact(),
-          load);
+          load,
+          (cpuNanos() - cpu0) / 1e9);
     }
   }
 
@@ -285,6 +297,7 @@ public final class LoadCompare {
     boolean cold = prepare(o);
     String load = loadAverage();
     ProcIo before = ProcIo.now();
+    long cpu0 = cpuNanos();
     BatchDiversity div = new BatchDiversity(global);
     BitSet seen = new BitSet();
     long[] dupes = {0};
@@ -330,7 +343,17 @@ public final class LoadCompare {
         div.labelEntropyMean(),
         div.tvMean(),
         exact,
-        load);
+        load,
+        (cpuNanos() - cpu0) / 1e9);
+  }
+
+  /** CPU time of this process so far, or -1 where the JVM does not say. */
+  static long cpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun
+        ? sun.getProcessCpuTime()
+        : -1;
   }
 
   static String loadAverage() {
@@ -381,9 +404,10 @@ public final class LoadCompare {
         .append(" rows; block shuffle: its own jittered blocks. × seq: against sequential in the")
         .append(" same round.\n\n");
     md.append(
-        "| round | sampler | samples/s | × seq | stall s | disk read GB | π̂₂ | π₂ model | m_eff/m"
-            + " | distinct blocks | label entropy (bits) | TV | exactly once | load |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "| round | sampler | samples/s | × seq | CPU µs/sample | stall s | disk read GB | π̂₂ |"
+            + " π₂ model | m_eff/m | distinct blocks | label entropy (bits) | TV | exactly once |"
+            + " load |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Result r : results) {
       double seq =
           results.stream()
@@ -394,12 +418,13 @@ public final class LoadCompare {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %d | %s | %,.0f | %.2f | %.2f | %.2f | %.5f | %s | %.3f | %.1f | %.3f | %.3f | %s"
-                  + " | %s |%n",
+              "| %d | %s | %,.0f | %.2f | %.1f | %.2f | %.2f | %.5f | %s | %.3f | %.1f | %.3f |"
+                  + " %.3f | %s | %s |%n",
               r.round(),
               r.sampler(),
               r.samplesPerSecond(),
               r.samplesPerSecond() / seq,
+              r.cpuMicrosPerSample(),
               r.stallSeconds(),
               r.diskReadBytes() / 1e9,
               r.pi2(),

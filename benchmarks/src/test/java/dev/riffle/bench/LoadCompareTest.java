@@ -101,6 +101,7 @@ class LoadCompareTest {
       assertThat(r.coverageExact()).as(r.sampler()).isTrue();
       assertThat(r.rows()).as(r.sampler()).isBetween(3001L, 3001L + 31);
       assertThat(r.meffOverM()).as(r.sampler()).isBetween(0.0, 1.0);
+      assertThat(r.cpuSeconds()).as(r.sampler()).isPositive();
     }
     LoadCompare.Result seq = results.get(0);
     LoadCompare.Result random = results.get(1);
