@@ -93,6 +93,7 @@ class LoadCompareTest {
             64L << 20,
             0.25,
             3,
+            List.of(256),
             "test");
     List<LoadCompare.Result> results = LoadCompare.run(o);
     // sequential, random, two block configurations, the Parquet baseline.
