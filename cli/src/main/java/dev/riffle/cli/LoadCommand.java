@@ -9,12 +9,15 @@ import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderMetrics;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import dev.riffle.loader.pipeline.RowBytes;
+import dev.riffle.loader.pipeline.SamplerColumns;
+import dev.riffle.loader.plan.BalancedBlocks;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.RollingPool;
 import dev.riffle.loader.plan.Sampler;
 import dev.riffle.loader.plan.Sequential;
 import dev.riffle.loader.plan.Tail;
 import dev.riffle.loader.plan.TrueRandom;
+import dev.riffle.loader.plan.WeightedBlocks;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -53,8 +56,17 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(
       names = "--sampler",
       defaultValue = "block",
-      description = "sequential, random, block, deal or pool (default: ${DEFAULT-VALUE}).")
+      description =
+          "sequential, random, block, deal, pool, weighted (--weight) or balanced (--label)"
+              + " (default: ${DEFAULT-VALUE}).")
   String sampler;
+
+  @Option(
+      names = "--weight",
+      description =
+          "Numeric column of row weights (weighted sampler: blocks drawn by total weight,"
+              + " rows within by weight, with replacement).")
+  String weight;
 
   @Option(names = "--block", defaultValue = "16", description = "Block rows b.")
   int block;
@@ -65,7 +77,10 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--pool", description = "Pool rows R (pool sampler; default G·f).")
   Long pool;
 
-  @Option(names = "--jitter", defaultValue = "0.25", description = "Per-epoch block jitter.")
+  @Option(
+      names = "--jitter",
+      defaultValue = "0.25",
+      description = "Block length jitter: each block's length is uniform over b ± ⌊b·jitter⌋.")
   double jitter;
 
   @Option(names = "--batch", defaultValue = "64", description = "Global batch rows G.")
@@ -121,6 +136,14 @@ public final class LoadCommand implements Callable<Integer> {
     try (OpenedDataset opened = OpenedDataset.open(loc, "load")) {
       Dataset d = opened.dataset();
       opened.checkColumns(columns);
+      List<String> named = new ArrayList<>();
+      if (weight != null) {
+        named.add(weight);
+      }
+      if (label != null) {
+        named.add(label);
+      }
+      opened.checkColumns(named);
       DatasetView view = split == null ? d.all() : d.split(split);
       long memory = memoryMb << 20;
       long rowBytes = RowBytes.estimate(view, columns, 64);
@@ -138,7 +161,7 @@ public final class LoadCommand implements Callable<Integer> {
                     .fetchFactor(maxBlock, batch, world, rowBytes, memory, inFlight)
                     .fetchBatches();
       }
-      Sampler s = sampler(fetch);
+      Sampler s = sampler(fetch, view);
       LoaderOptions o =
           new LoaderOptions(
               s,
@@ -178,8 +201,23 @@ public final class LoadCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Sampler sampler(int f) {
+  private Sampler sampler(int f, DatasetView view) throws IOException {
+    if (weight != null && !sampler.equals("weighted")) {
+      throw new IllegalArgumentException("--weight needs --sampler weighted");
+    }
     return switch (sampler) {
+      case "weighted" -> {
+        if (weight == null) {
+          throw new IllegalArgumentException("--sampler weighted needs --weight COLUMN");
+        }
+        yield new WeightedBlocks(block, f, jitter, weight, SamplerColumns.weights(view, weight));
+      }
+      case "balanced" -> {
+        if (label == null) {
+          throw new IllegalArgumentException("--sampler balanced needs --label COLUMN");
+        }
+        yield new BalancedBlocks(block, f, label, SamplerColumns.labels(view, label));
+      }
       case "sequential" -> new Sequential(f, block);
       case "random" -> new TrueRandom(f, block);
       case "block" -> new BlockShuffle(block, f, jitter, false);
@@ -187,7 +225,9 @@ public final class LoadCommand implements Callable<Integer> {
       case "pool" -> new RollingPool(block, pool != null ? pool : (long) batch * f, f, jitter);
       default ->
           throw new IllegalArgumentException(
-              "unknown sampler '" + sampler + "'; use sequential, random, block, deal or pool");
+              "unknown sampler '"
+                  + sampler
+                  + "'; use sequential, random, block, deal, pool, weighted or balanced");
     };
   }
 
@@ -203,7 +243,9 @@ public final class LoadCommand implements Callable<Integer> {
     double entropy = 0;
     double tv = 0;
     boolean exact = true;
+    long distinctRows = 0;
     for (LoaderMetrics m : epochs) {
+      distinctRows += m.coveredRows();
       rows += m.rows();
       bytes += m.bytesRead();
       reads += m.reads();
@@ -241,7 +283,21 @@ public final class LoadCommand implements Callable<Integer> {
       r.put("labelEntropyMean", entropy);
       r.put("tvMean", tv);
     }
-    r.put("coverageExact", exact);
+    boolean once = exactlyOnce(s);
+    if (once) {
+      r.put("coverageExact", exact);
+    } else {
+      // Drawn with replacement: exactly-once does not apply; say how much of the view was seen.
+      r.putNull("coverageExact");
+      r.put("distinctRowsFraction", rows == 0 ? 0 : (double) distinctRows / rows);
+    }
+    if (s instanceof WeightedBlocks w) {
+      r.put("weight", w.column());
+      r.put("totalWeight", w.totalWeight());
+    }
+    if (s instanceof BalancedBlocks b) {
+      r.put("classes", b.classes());
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(r.toString());
@@ -266,20 +322,34 @@ public final class LoadCommand implements Callable<Integer> {
           label == null
               ? ""
               : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
-      out.printf("coverage: %s%n", exact ? "exactly once" : "NOT exactly once");
+      out.printf(
+          Locale.ROOT,
+          "coverage: %s%n",
+          !once
+              ? String.format(
+                  Locale.ROOT,
+                  "with replacement, %.1f%% distinct rows",
+                  rows == 0 ? 0 : 100.0 * distinctRows / rows)
+              : exact ? "exactly once" : "NOT exactly once");
     }
     out.flush();
+  }
+
+  private static boolean exactlyOnce(Sampler s) {
+    return !(s instanceof WeightedBlocks) && !(s instanceof BalancedBlocks);
   }
 
   /** π₂ the model predicts for a batch of this rank, NaN where there is no closed form. */
   private static double modelPi2(Sampler s, int globalBatch) {
     if (s instanceof BlockShuffle b) {
-      return b.deal() && b.blockRows() <= b.fetchBatches()
+      int spread = (int) Math.floor(b.blockRows() * b.jitter());
+      return b.deal() && b.blockRows() + spread <= b.fetchBatches()
           ? 0
-          : DiversityModel.pi2(b.blockRows(), globalBatch, b.fetchBatches());
+          : DiversityModel.pi2(b.blockRows(), spread, globalBatch, b.fetchBatches());
     }
     if (s instanceof RollingPool p) {
-      return DiversityModel.pi2Pool(p.blockRows(), p.poolRows());
+      int spread = (int) Math.floor(p.blockRows() * p.jitter());
+      return DiversityModel.pi2Pool(p.blockRows(), spread, p.poolRows());
     }
     return Double.NaN;
   }

@@ -94,4 +94,106 @@ class LoadCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("does not divide the global batch of 64");
   }
+
+  /**
+   * An Arrow IPC file of n rows: {@code w} (float64 weight: 0 for rows < 100, else 1 or 4) and
+   * {@code label} (int32: 0 for 90% of rows, 1 for the rest), converted to a dataset.
+   */
+  private String weighted(int n) throws Exception {
+    Path ipc = dir.resolve("w.arrow");
+    org.apache.arrow.vector.types.pojo.Schema schema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            java.util.List.of(
+                org.apache.arrow.vector.types.pojo.Field.notNullable(
+                    "w",
+                    new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
+                        org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
+                org.apache.arrow.vector.types.pojo.Field.notNullable(
+                    "label", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true))));
+    try (org.apache.arrow.memory.RootAllocator a = new org.apache.arrow.memory.RootAllocator();
+        org.apache.arrow.vector.VectorSchemaRoot root =
+            org.apache.arrow.vector.VectorSchemaRoot.create(schema, a);
+        java.nio.channels.FileChannel ch =
+            java.nio.channels.FileChannel.open(
+                ipc,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
+        org.apache.arrow.vector.ipc.ArrowFileWriter w =
+            new org.apache.arrow.vector.ipc.ArrowFileWriter(root, null, ch)) {
+      root.allocateNew();
+      org.apache.arrow.vector.Float8Vector wv =
+          (org.apache.arrow.vector.Float8Vector) root.getVector("w");
+      org.apache.arrow.vector.IntVector lv =
+          (org.apache.arrow.vector.IntVector) root.getVector("label");
+      for (int i = 0; i < n; i++) {
+        wv.setSafe(i, i < 100 ? 0 : i % 2 == 0 ? 1 : 4);
+        lv.setSafe(i, i < n * 9 / 10 ? 0 : 1);
+      }
+      root.setRowCount(n);
+      w.start();
+      w.writeBatch();
+      w.end();
+    }
+    String out = dir.resolve("weighted").toString() + "/";
+    Cli.ok("convert", "arrow", ipc.toString(), out);
+    return out;
+  }
+
+  @Test
+  void weightedAndBalancedSamplersReportWithReplacement() throws Exception {
+    String w = weighted(4000);
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok(
+                    "load",
+                    w,
+                    "--sampler",
+                    "weighted",
+                    "--weight",
+                    "w",
+                    "--block",
+                    "8",
+                    "--fetch",
+                    "4",
+                    "--batch",
+                    "32",
+                    "--label",
+                    "label",
+                    "--json")
+                .out());
+    assertThat(j.get("sampler").asText()).startsWith("weighted(b=8,f=4");
+    assertThat(j.get("coverageExact").isNull()).isTrue();
+    assertThat(j.get("distinctRowsFraction").asDouble()).isBetween(0.3, 0.95);
+    assertThat(j.get("weight").asText()).isEqualTo("w");
+    assertThat(j.get("totalWeight").asDouble()).isEqualTo(3900 / 2 * 5.0);
+    assertThat(j.get("rows").asLong()).isEqualTo(4000);
+
+    JsonNode bal =
+        Json.MAPPER.readTree(
+            Cli.ok(
+                    "load",
+                    w,
+                    "--sampler",
+                    "balanced",
+                    "--label",
+                    "label",
+                    "--block",
+                    "8",
+                    "--fetch",
+                    "4",
+                    "--batch",
+                    "32",
+                    "--json")
+                .out());
+    assertThat(bal.get("classes").asInt()).isEqualTo(2);
+    // Balanced batches are half class 1 where the data has 10%: entropy near 1 bit, TV to the
+    // global distribution near 0.4.
+    assertThat(bal.get("labelEntropyMean").asDouble()).isGreaterThan(0.8);
+    assertThat(bal.get("tvMean").asDouble()).isBetween(0.3, 0.5);
+
+    Cli.Result bad = Cli.run("load", w, "--sampler", "weighted", "--weight", "label2");
+    assertThat(bad.exitCode()).isNotZero();
+    Cli.Result noWeight = Cli.run("load", w, "--sampler", "weighted");
+    assertThat(noWeight.err()).contains("--sampler weighted needs --weight COLUMN");
+  }
 }

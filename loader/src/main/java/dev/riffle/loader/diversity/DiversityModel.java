@@ -21,6 +21,47 @@ public final class DiversityModel {
   }
 
   /**
+   * π₂ with jittered blocks, lengths L uniform over b−s..b+s ({@link
+   * dev.riffle.loader.plan.BlockShuffle} with jitter). A row's block is length-biased, so the pairs
+   * inside blocks are (F/b)·(E[L²] − b) per window of F = m·f rows instead of F·(b − 1); and since
+   * boundaries no longer align with windows, the block under each window edge (again length-biased,
+   * cut at a uniform offset a) loses the 2a(L−a) ordered pairs across the edge, on average
+   * E[L(L²−1)]/(3b) = (E[L³] − b)/(3b). With s = 0 this is {@link #pi2(int, int, long)}.
+   */
+  public static double pi2(int blockRows, int blockSpread, int batchRows, long fetchBatches) {
+    if (blockSpread == 0) {
+      return pi2(blockRows, batchRows, fetchBatches);
+    }
+    double window = (double) batchRows * fetchBatches;
+    if (window <= 1) {
+      return 0;
+    }
+    double b = blockRows;
+    double e2 = lengthMoment(blockRows, blockSpread, 2);
+    double e3 = lengthMoment(blockRows, blockSpread, 3);
+    double pairs = window * (e2 / b - 1) - (e3 - b) / (3 * b);
+    return Math.min(1.0, Math.max(0, pairs / (window * (window - 1))));
+  }
+
+  /** E[L^k] for L uniform over the integers b−s..b+s. */
+  static double lengthMoment(int b, int s, int k) {
+    double sum = 0;
+    for (int l = b - s; l <= b + s; l++) {
+      sum += Math.pow(l, k);
+    }
+    return sum / (2 * s + 1);
+  }
+
+  /** π₂ of the rolling pool with jittered blocks: (E[L²]/b − 1)/(2(R−1)). */
+  public static double pi2Pool(int blockRows, int blockSpread, long poolRows) {
+    if (poolRows <= 1) {
+      return 0;
+    }
+    double e2 = lengthMoment(blockRows, blockSpread, 2);
+    return Math.min(1.0, (e2 / blockRows - 1) / (2.0 * (poolRows - 1)));
+  }
+
+  /**
    * π₂ of the staggered rolling pool of R rows ({@link dev.riffle.loader.plan.RollingPool}): half
    * the pairs come from the same first-stage window, so (b−1)/(2(R−1)).
    */

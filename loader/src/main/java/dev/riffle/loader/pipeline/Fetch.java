@@ -205,9 +205,14 @@ final class Fetch {
       rowOf[k] = idx - partStart[p];
     }
     if (label != null) {
+      // Looked up once per part: a lookup by name walks the root's columns.
+      FieldVector[] byPart = new FieldVector[n];
+      for (int p = 0; p < n; p++) {
+        byPart[p] = read[p].getVector(label);
+      }
       labels = new int[rows.length];
       for (int k = 0; k < rows.length; k++) {
-        FieldVector v = read[partOf[k]].getVector(label);
+        FieldVector v = byPart[partOf[k]];
         labels[k] = v.isNull(rowOf[k]) ? -1 : (int) ((BaseIntVector) v).getValueAsLong(rowOf[k]);
       }
     }

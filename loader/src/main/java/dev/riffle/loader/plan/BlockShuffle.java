@@ -9,8 +9,10 @@ package dev.riffle.loader.plan;
  * dev.riffle.loader.diversity.DiversityModel}).
  *
  * <p>Each epoch re-blocks: a fresh uniform phase moves every block boundary, and with {@code jitter
- * > 0} the epoch's block length is drawn from b·(1 ± jitter). When that length does not divide G·f,
- * blocks straddle fetch windows, which can only lower π₂.
+ * > 0} every block draws its own length, uniform over b ± ⌊b·jitter⌋ ({@link Blocks}), so block
+ * boundaries leave the lattice and rows that shared a block last epoch mostly do not now. Blocks
+ * then straddle fetch windows; π₂ follows {@link dev.riffle.loader.diversity.DiversityModel#pi2}
+ * with the length spread (longer blocks weigh more: E[L²]/b − 1 in place of b − 1).
  *
  * <p>With {@code deal}, a window is not permuted uniformly: rows are shuffled within their block,
  * and the window (blocks in random order) is dealt round-robin to its f batches, like cards. A
@@ -20,7 +22,7 @@ package dev.riffle.loader.plan;
  *
  * @param blockRows b, rows per block
  * @param fetchBatches f, global batches per fetch window
- * @param jitter relative spread of the per-epoch block length, in [0, 1)
+ * @param jitter relative spread of each block's length, in [0, 1)
  * @param deal deal the window round-robin instead of permuting it
  */
 public record BlockShuffle(int blockRows, int fetchBatches, double jitter, boolean deal)
@@ -43,7 +45,6 @@ public record BlockShuffle(int blockRows, int fetchBatches, double jitter, boole
     long window = (long) globalBatchRows * fetchBatches;
     long windowKey = Mix.key(seed, epoch, Samplers.PURPOSE_WINDOW);
     long rowKey = Mix.key(seed, epoch, Samplers.PURPOSE_WITHIN_BLOCK);
-    long b = blocks.blockRows();
     return new EpochOrder() {
       @Override
       public long length() {
@@ -58,9 +59,9 @@ public record BlockShuffle(int blockRows, int fetchBatches, double jitter, boole
         } else {
           x = dealt(index);
           // Shuffle within the block, so that which rows of a block go to which batch changes.
-          long slot = x / b;
-          long start = slot * b;
-          long len = Math.min(b, rowCount - start);
+          long slot = blocks.slotOf(x);
+          long start = blocks.streamStart(slot);
+          long len = blocks.slotLength(slot);
           x = start + Feistel.permute(x - start, len, Mix.key(rowKey, slot));
         }
         return blocks.position(x);
@@ -87,7 +88,12 @@ public record BlockShuffle(int blockRows, int fetchBatches, double jitter, boole
 
       @Override
       public int blockRows() {
-        return (int) b;
+        return blockRows;
+      }
+
+      @Override
+      public int blockSpread() {
+        return (int) blocks.spread();
       }
     };
   }

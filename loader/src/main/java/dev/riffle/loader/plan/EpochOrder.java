@@ -19,6 +19,19 @@ public interface EpochOrder {
    */
   long blockOf(long position);
 
-  /** The block length this epoch uses (after per-epoch jitter), for the diversity model. */
+  /** The mean block length b this epoch uses, for the diversity model. */
   int blockRows();
+
+  /** Half-width s of the block lengths (uniform over b−s..b+s); 0 without jitter. */
+  default int blockSpread() {
+    return 0;
+  }
+
+  /**
+   * Whether every row of the view is at exactly one epoch index (a permutation); false for samplers
+   * that draw with replacement, where rows repeat and others are left out.
+   */
+  default boolean exactlyOnce() {
+    return true;
+  }
 }

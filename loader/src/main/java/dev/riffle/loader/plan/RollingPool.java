@@ -15,7 +15,7 @@ package dev.riffle.loader.plan;
  * @param blockRows b, rows per block
  * @param poolRows R, rows of a pool window (at least 2)
  * @param fetchBatches batches read together by the pipeline
- * @param jitter relative spread of the per-epoch block length, in [0, 1)
+ * @param jitter relative spread of each block's length, in [0, 1)
  */
 public record RollingPool(int blockRows, long poolRows, int fetchBatches, double jitter)
     implements Sampler {
@@ -53,7 +53,12 @@ public record RollingPool(int blockRows, long poolRows, int fetchBatches, double
 
       @Override
       public int blockRows() {
-        return (int) blocks.blockRows();
+        return blockRows;
+      }
+
+      @Override
+      public int blockSpread() {
+        return (int) blocks.spread();
       }
     };
   }

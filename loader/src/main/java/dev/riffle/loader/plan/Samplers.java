@@ -10,6 +10,8 @@ final class Samplers {
   static final long PURPOSE_WINDOW = 5;
   static final long PURPOSE_WITHIN_BLOCK = 6;
   static final long PURPOSE_STAGGER = 7;
+  static final long PURPOSE_DRAW = 8;
+  static final long PURPOSE_CLASS = 9;
 
   private Samplers() {}
 
@@ -25,21 +27,24 @@ final class Samplers {
     }
   }
 
-  /** This epoch's block length: b·(1 ± jitter), uniform over the integers in that range. */
-  static int epochBlockRows(int b, double jitter, long seed, long epoch) {
-    int spread = (int) Math.floor(b * jitter);
-    if (spread == 0) {
-      return b;
-    }
-    long h = Mix.key(seed, epoch, PURPOSE_LENGTH);
-    return Math.max(1, b - spread + (int) Mix.below(h, 2L * spread + 1));
+  /** Half-width of the block length distribution: ⌊b·jitter⌋. */
+  static long spread(int b, double jitter) {
+    return (long) Math.floor(b * jitter);
   }
 
-  /** This epoch's blocking: jittered length, uniform phase, keyed block order. */
+  /**
+   * This epoch's blocking: a uniform phase, per-block lengths uniform over b ± ⌊b·jitter⌋ (each
+   * block its own draw), and a keyed block order.
+   */
   static Blocks epochBlocks(long n, int b, double jitter, long seed, long epoch) {
-    int be = epochBlockRows(b, jitter, seed, epoch);
     long phase = n == 0 ? 0 : Mix.below(Mix.key(seed, epoch, PURPOSE_PHASE), n);
-    return new Blocks(n, be, phase, Mix.key(seed, epoch, PURPOSE_BLOCKS));
+    return new Blocks(
+        n,
+        b,
+        spread(b, jitter),
+        phase,
+        Mix.key(seed, epoch, PURPOSE_BLOCKS),
+        Mix.key(seed, epoch, PURPOSE_LENGTH));
   }
 
   /**

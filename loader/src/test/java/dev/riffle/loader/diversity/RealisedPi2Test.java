@@ -54,6 +54,35 @@ class RealisedPi2Test {
   }
 
   @Test
+  void jitteredBlocksPi2WithinFivePercentOfTheJitterModel() {
+    long seed = Seeds.seed();
+    String again =
+        Seeds.reproduce(
+            "loader",
+            RealisedPi2Test.class,
+            "jitteredBlocksPi2WithinFivePercentOfTheJitterModel",
+            seed);
+    // {b, f, m, jitter in percent}
+    int[][] cases = {{16, 16, 64, 25}, {32, 8, 64, 50}, {16, 64, 64, 25}, {8, 4, 32, 75}};
+    for (int[] c : cases) {
+      int b = c[0];
+      int f = c[1];
+      int m = c[2];
+      double jitter = c[3] / 100.0;
+      int spread = (int) Math.floor(b * jitter);
+      double model = DiversityModel.pi2(b, spread, m, f);
+      long batches = (long) Math.ceil(40 / (model * m * m / 100.0));
+      BatchDiversity d =
+          measure(new BlockShuffle(b, f, jitter, false), 200_000, m, seed, Math.max(500, batches));
+      assertThat(d.pi2())
+          .as(again + " b=%d f=%d m=%d jitter %.2f model %.5f", b, f, m, jitter, model)
+          .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
+      // The jitter raises π₂ above the fixed-length model by the length bias E[L²]/b − b.
+      assertThat(model).isGreaterThan(DiversityModel.pi2(b, m, f) * 0.99);
+    }
+  }
+
+  @Test
   void dealModeGivesTheDeterministicFloor() {
     // b ≤ f: no two rows of a batch share a block, every batch has m distinct blocks.
     BatchDiversity d = measure(new BlockShuffle(8, 16, 0, true), 65_536, 64, 11, 1000);

@@ -25,8 +25,8 @@ final class PlanHashes {
     }
   }
 
-  /** Run by {@code TwoJvmPlanTest} in a child JVM: prints the hash of a fixed plan. */
+  /** Run by {@code TwoJvmPlanTest} in a child JVM: prints the hashes of fixed plans. */
   public static void main(String[] args) {
-    System.out.println(of(TwoJvmPlanTest.plan()));
+    System.out.println(TwoJvmPlanTest.hashes());
   }
 }

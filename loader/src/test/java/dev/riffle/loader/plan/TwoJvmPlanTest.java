@@ -16,6 +16,28 @@ class TwoJvmPlanTest {
     return EpochPlan.create(new BlockShuffle(16, 32, 0.25, false), 200_003, 64, 2024, 3, Tail.PAD);
   }
 
+  /** The weighted and balanced samplers over fixed, data-like weights and labels. */
+  static List<EpochPlan> dataPlans() {
+    int n = 50_001;
+    double[] w = new double[n];
+    int[] labels = new int[n];
+    for (int i = 0; i < n; i++) {
+      w[i] = (i * 7919L) % 13 * 0.25;
+      labels[i] = i * 9 / n;
+    }
+    return List.of(
+        EpochPlan.create(new WeightedBlocks(16, 8, 0.25, "w", w), n, 64, 2024, 3, Tail.PAD),
+        EpochPlan.create(new BalancedBlocks(16, 8, "label", labels), n, 64, 2024, 3, Tail.DROP));
+  }
+
+  static String hashes() {
+    StringBuilder s = new StringBuilder(PlanHashes.of(plan()));
+    for (EpochPlan p : dataPlans()) {
+      s.append(' ').append(PlanHashes.of(p));
+    }
+    return s.toString();
+  }
+
   @Test
   void samePlanInAnotherJvm() throws IOException, InterruptedException {
     List<String> cmd =
@@ -34,6 +56,6 @@ class TwoJvmPlanTest {
       child.destroyForcibly();
     }
     assertThat(child.exitValue()).as(out).isZero();
-    assertThat(out).isEqualTo(PlanHashes.of(plan()));
+    assertThat(out).isEqualTo(hashes());
   }
 }

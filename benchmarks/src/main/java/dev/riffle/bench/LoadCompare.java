@@ -1,0 +1,469 @@
+package dev.riffle.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.riffle.format.dataset.Dataset;
+import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.format.io.LocalStorage;
+import dev.riffle.loader.diversity.BatchDiversity;
+import dev.riffle.loader.diversity.DiversityModel;
+import dev.riffle.loader.pipeline.Loader;
+import dev.riffle.loader.pipeline.LoaderMetrics;
+import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.pipeline.SamplerColumns;
+import dev.riffle.loader.plan.BlockShuffle;
+import dev.riffle.loader.plan.Sampler;
+import dev.riffle.loader.plan.Sequential;
+import dev.riffle.loader.plan.Tail;
+import dev.riffle.loader.plan.TrueRandom;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The loader benchmark (issue 5): one epoch of minibatches over a sparse dataset for sequential,
+ * true random and block shuffle over a grid of (b, f), and the Parquet-MR shuffle-buffer baseline
+ * ({@link ParquetShuffleBuffer}), each with samples/s and its diversity figures (π̂₂ against the
+ * model, m_eff/m, distinct blocks per batch, label entropy, TV distance to the global label
+ * distribution) and exactly-once coverage. Blocks for the diversity of sequential, true random and
+ * the baseline are aligned runs of {@code --block} rows; block shuffle uses its own (jittered)
+ * blocks. With {@code --cold} the page cache is dropped before every run (root only). Runs are
+ * repeated {@code --rounds} times, each round in a rotated order, so that ratios come from runs
+ * close in time.
+ *
+ * <pre>
+ * java -cp benchmarks/target/riffle-benchmarks.jar dev.riffle.bench.LoadCompare \
+ *   --data DIR --parquet FILE --out benchmarks/results [--name loader-compare-DATE]
+ *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512] [--buffer 16384] [--label plate]
+ *   [--rounds 2] [--cold] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
+ *   [--sequential 256,512]
+ * </pre>
+ *
+ * Writes NAME.md, NAME.json and NAME.png (samples/s against m_eff/m) under --out. The Parquet copy
+ * is written from the dataset first if FILE does not exist.
+ */
+public final class LoadCompare {
+  private LoadCompare() {}
+
+  /** The runner's settings. */
+  public record Options(
+      Path data,
+      Path parquet,
+      Path out,
+      String name,
+      int batch,
+      int block,
+      List<int[]> grid,
+      int buffer,
+      String label,
+      int rounds,
+      boolean cold,
+      int threads,
+      long memoryBytes,
+      double jitter,
+      long seed,
+      List<Integer> sequentialFetch,
+      String command) {}
+
+  /** One run: one epoch of one configuration. */
+  public record Result(
+      String sampler,
+      String kind,
+      int round,
+      long rows,
+      double seconds,
+      double samplesPerSecond,
+      double stallSeconds,
+      long diskReadBytes,
+      double pi2,
+      double pi2Model,
+      double meffOverM,
+      double distinctBlocksMean,
+      double labelEntropyMean,
+      double tvMean,
+      boolean coverageExact,
+      String loadAverage,
+      double cpuSeconds) {
+
+    /**
+     * CPU time (user + system, all threads of this JVM) per sample, in µs: unlike samples/s, it
+     * barely moves when other processes share the cores.
+     */
+    public double cpuMicrosPerSample() {
+      return rows == 0 ? 0 : cpuSeconds * 1e6 / rows;
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    Map<String, String> a = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String k = args[i];
+      if (!k.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument '" + k + "'");
+      }
+      if (k.equals("--cold")) {
+        a.put(k, "true");
+      } else {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(k + " needs a value");
+        }
+        a.put(k, args[++i]);
+      }
+    }
+    if (!a.containsKey("--data") || !a.containsKey("--parquet") || !a.containsKey("--out")) {
+      System.err.println(
+          "usage: LoadCompare --data DIR --parquet FILE --out DIR [--name N] [--batch 64]"
+              + " [--block 16] [--grid b:f,...] [--buffer 16384] [--label plate] [--rounds 2]"
+              + " [--cold] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
+              + " [--sequential 256,512]");
+      System.exit(2);
+    }
+    List<int[]> grid = new ArrayList<>();
+    for (String bf : a.getOrDefault("--grid", "16:64,16:256,16:512,64:512").split(",")) {
+      String[] p = bf.split(":");
+      grid.add(new int[] {Integer.parseInt(p[0]), Integer.parseInt(p[1])});
+    }
+    Options o =
+        new Options(
+            Path.of(a.get("--data")),
+            Path.of(a.get("--parquet")),
+            Path.of(a.get("--out")),
+            a.getOrDefault("--name", "loader-compare-" + LocalDate.now(ZoneOffset.UTC)),
+            Integer.parseInt(a.getOrDefault("--batch", "64")),
+            Integer.parseInt(a.getOrDefault("--block", "16")),
+            grid,
+            Integer.parseInt(a.getOrDefault("--buffer", "16384")),
+            a.getOrDefault("--label", "plate"),
+            Integer.parseInt(a.getOrDefault("--rounds", "2")),
+            a.containsKey("--cold"),
+            Integer.parseInt(a.getOrDefault("--threads", "2")),
+            Long.parseLong(a.getOrDefault("--memory-mb", "1024")) << 20,
+            Double.parseDouble(a.getOrDefault("--jitter", "0.25")),
+            Long.parseLong(a.getOrDefault("--seed", "1")),
+            java.util.Arrays.stream(a.getOrDefault("--sequential", "256").split(","))
+                .map(Integer::valueOf)
+                .toList(),
+            "LoadCompare " + String.join(" ", args));
+    List<Result> results = run(o);
+    System.out.println(Files.readString(o.out().resolve(o.name() + ".md")));
+    if (results.isEmpty()) {
+      System.exit(1);
+    }
+  }
+
+  /** The samplers measured, in order: sequential, true random, then the block grid. */
+  static List<Sampler> samplers(Options o) {
+    List<Sampler> s = new ArrayList<>();
+    for (int f : o.sequentialFetch()) {
+      s.add(new Sequential(f, o.block()));
+    }
+    s.add(new TrueRandom(64, o.block()));
+    for (int[] bf : o.grid()) {
+      s.add(new BlockShuffle(bf[0], bf[1], o.jitter(), false));
+    }
+    return s;
+  }
+
+  /** Runs every configuration {@code rounds} times and writes the report. */
+  public static List<Result> run(Options o) throws IOException {
+    Files.createDirectories(o.out());
+    List<Sampler> samplers = samplers(o);
+    int configs = samplers.size() + 1;
+    List<Result> results = new ArrayList<>();
+    double[] global;
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset d = Dataset.open(new LocalStorage(o.data()), allocator)) {
+      global = distribution(SamplerColumns.labels(d.all(), o.label()));
+      if (!Files.exists(o.parquet())) {
+        long t0 = System.nanoTime();
+        ParquetShuffleBuffer.write(d.all(), o.parquet(), o.label());
+        System.err.printf(
+            Locale.ROOT,
+            "wrote %s (%,d bytes) in %.1f s%n",
+            o.parquet(),
+            Files.size(o.parquet()),
+            (System.nanoTime() - t0) / 1e9);
+      }
+    }
+    for (int round = 0; round < o.rounds(); round++) {
+      for (int i = 0; i < configs; i++) {
+        int c = (i + round) % configs;
+        Result r =
+            c < samplers.size() ? loader(o, samplers.get(c), round) : parquet(o, global, round);
+        System.err.printf(
+            Locale.ROOT,
+            "round %d %-40s %,10.0f samples/s  m_eff/m %.3f  TV %.3f  exact %s  load %s%n",
+            round,
+            r.sampler(),
+            r.samplesPerSecond(),
+            r.meffOverM(),
+            r.tvMean(),
+            r.coverageExact(),
+            r.loadAverage());
+        results.add(r);
+      }
+    }
+    write(o, results);
+    return results;
+  }
+
+  private static double[] distribution(int[] labels) {
+    int max = 0;
+    for (int l : labels) {
+      max = Math.max(max, l);
+    }
+    double[] p = new double[max + 1];
+    for (int l : labels) {
+      if (l >= 0) {
+        p[l] += 1.0 / labels.length;
+      }
+    }
+    return p;
+  }
+
+  private static boolean prepare(Options o) {
+    return o.cold() && ProcIo.dropCaches();
+  }
+
+  private static Result loader(Options o, Sampler s, int round) throws IOException {
+    boolean cold = prepare(o);
+    String load = loadAverage();
+    ProcIo before = ProcIo.now();
+    long cpu0 = cpuNanos();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset d = Dataset.open(new LocalStorage(o.data()), allocator)) {
+      DatasetView view = d.all();
+      LoaderOptions lo =
+          new LoaderOptions(
+              s,
+              o.batch(),
+              o.seed(),
+              1,
+              0,
+              1,
+              Tail.PAD,
+              List.of("indices", "values", o.label()),
+              o.label(),
+              o.threads(),
+              2,
+              o.memoryBytes());
+      LoaderMetrics m;
+      try (Loader loader = Loader.open(view, lo, allocator)) {
+        for (VectorSchemaRoot b = loader.next(); b != null; b = loader.next()) {
+          b.close();
+        }
+        m = loader.epochMetrics().get(0);
+      }
+      ProcIo io = ProcIo.now().minus(before);
+      BatchDiversity div = m.diversity();
+      double model = Double.NaN;
+      String kind = s.describe().substring(0, s.describe().indexOf('('));
+      if (s instanceof BlockShuffle bs) {
+        kind = "block";
+        model =
+            DiversityModel.pi2(
+                bs.blockRows(),
+                (int) Math.floor(bs.blockRows() * bs.jitter()),
+                o.batch(),
+                bs.fetchBatches());
+      }
+      return new Result(
+          s.describe() + (cold ? ", cold" : ""),
+          kind,
+          round,
+          m.rows(),
+          m.wallNanos() / 1e9,
+          m.samplesPerSecond(),
+          m.stallNanos() / 1e9,
+          io.readBytes,
+          div.pi2(),
+          model,
+          div.meffOverM(o.batch()),
+          div.distinctBlocksMean(),
+          div.labelEntropyMean(),
+          div.tvMean(),
+          m.coverageExact(),
+          load,
+          (cpuNanos() - cpu0) / 1e9);
+    }
+  }
+
+  private static Result parquet(Options o, double[] global, int round) throws IOException {
+    boolean cold = prepare(o);
+    String load = loadAverage();
+    ProcIo before = ProcIo.now();
+    long cpu0 = cpuNanos();
+    BatchDiversity div = new BatchDiversity(global);
+    BitSet seen = new BitSet();
+    long[] dupes = {0};
+    long[] ids = new long[o.batch()];
+    int[] labels = new int[o.batch()];
+    int block = o.block();
+    long t0 = System.nanoTime();
+    long rows =
+        ParquetShuffleBuffer.epoch(
+            o.parquet(),
+            o.buffer(),
+            o.batch(),
+            o.seed(),
+            (batch, size) -> {
+              for (int i = 0; i < size; i++) {
+                ids[i] = batch[i].id();
+                labels[i] = batch[i].plate();
+                if (seen.get((int) ids[i])) {
+                  dupes[0]++;
+                }
+                seen.set((int) ids[i]);
+              }
+              if (size == o.batch()) {
+                div.add(ids, size, p -> p / block, labels);
+              }
+            });
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    ProcIo io = ProcIo.now().minus(before);
+    boolean exact = dupes[0] == 0 && seen.cardinality() == rows && seen.length() == rows;
+    return new Result(
+        "parquet-mr shuffle buffer(S=" + o.buffer() + ")" + (cold ? ", cold" : ""),
+        "parquet",
+        round,
+        rows,
+        seconds,
+        rows / seconds,
+        0,
+        io.readBytes,
+        div.pi2(),
+        Double.NaN,
+        div.meffOverM(o.batch()),
+        div.distinctBlocksMean(),
+        div.labelEntropyMean(),
+        div.tvMean(),
+        exact,
+        load,
+        (cpuNanos() - cpu0) / 1e9);
+  }
+
+  /** CPU time of this process so far, or -1 where the JVM does not say. */
+  static long cpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun
+        ? sun.getProcessCpuTime()
+        : -1;
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  private static void write(Options o, List<Result> results) throws IOException {
+    String date = ZonedDateTime.now(ZoneOffset.UTC).toString();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("date", date);
+    json.put("machine", Compare.machine());
+    json.put("command", o.command());
+    json.put("data", o.data().toString());
+    json.put("batch", o.batch());
+    json.put("cold", o.cold());
+    json.put("threads", o.threads());
+    json.put("memoryBytes", o.memoryBytes());
+    json.put("results", results);
+    new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(o.out().resolve(o.name() + ".json").toFile(), json);
+
+    StringBuilder md = new StringBuilder();
+    md.append("# Loader comparison: ").append(o.name()).append("\n\n");
+    md.append("* Date: ").append(date).append("\n");
+    md.append("* Machine: ").append(Compare.machine()).append("\n");
+    md.append("* Command: `").append(o.command()).append("`\n");
+    md.append("* Data: `").append(o.data()).append("`, Parquet copy `").append(o.parquet());
+    md.append("`\n* Batch ")
+        .append(o.batch())
+        .append(", ")
+        .append(o.threads())
+        .append(" I/O threads, ")
+        .append(o.memoryBytes() >> 20)
+        .append(" MiB prefetch budget, jitter ")
+        .append(o.jitter())
+        .append(", page cache ")
+        .append(o.cold() ? "dropped before every run" : "warm")
+        .append(", columns indices, values, ")
+        .append(o.label())
+        .append("\n* Diversity blocks for sequential, random and Parquet: aligned runs of ")
+        .append(o.block())
+        .append(
+            " rows; block shuffle: its own jittered blocks. × seq: against the fastest sequential")
+        .append(" run of the same round. CPU µs/sample: user + system time of the whole run")
+        .append(" (set-up included) per sample.\n\n");
+    md.append(
+        "| round | sampler | samples/s | × seq | CPU µs/sample | stall s | disk read GB | π̂₂ |"
+            + " π₂ model | m_eff/m | distinct blocks | label entropy (bits) | TV | exactly once |"
+            + " load |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Result r : results) {
+      double seq =
+          results.stream()
+              .filter(x -> x.round() == r.round() && x.kind().equals("sequential"))
+              .mapToDouble(Result::samplesPerSecond)
+              .max()
+              .orElse(Double.NaN);
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %s | %,.0f | %.2f | %.1f | %.2f | %.2f | %.5f | %s | %.3f | %.1f | %.3f |"
+                  + " %.3f | %s | %s |%n",
+              r.round(),
+              r.sampler(),
+              r.samplesPerSecond(),
+              r.samplesPerSecond() / seq,
+              r.cpuMicrosPerSample(),
+              r.stallSeconds(),
+              r.diskReadBytes() / 1e9,
+              r.pi2(),
+              Double.isNaN(r.pi2Model()) ? "–" : String.format(Locale.ROOT, "%.5f", r.pi2Model()),
+              r.meffOverM(),
+              r.distinctBlocksMean(),
+              r.labelEntropyMean(),
+              r.tvMean(),
+              r.coverageExact() ? "yes" : "NO",
+              r.loadAverage()));
+    }
+    Files.writeString(o.out().resolve(o.name() + ".md"), md.toString());
+
+    List<ScatterChart.Point> points = new ArrayList<>();
+    for (Result r : results) {
+      Color c =
+          switch (r.kind()) {
+            case "sequential" -> new Color(0x1f77b4);
+            case "random" -> new Color(0xd62728);
+            case "parquet" -> new Color(0x7f7f7f);
+            default -> new Color(0x2ca02c);
+          };
+      String label = r.sampler().replace(", cold", "").replace(",jitter=" + o.jitter(), "");
+      label = label.replace(",deal=false", "");
+      points.add(new ScatterChart.Point(label, r.meffOverM(), r.samplesPerSecond(), c));
+    }
+    ScatterChart.write(
+        points,
+        "Loader: samples/s against diversity (" + o.name() + (o.cold() ? ", cold cache" : "") + ")",
+        o.out().resolve(o.name() + ".png"));
+  }
+}

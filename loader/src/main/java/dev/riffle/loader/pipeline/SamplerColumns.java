@@ -1,0 +1,130 @@
+package dev.riffle.loader.pipeline;
+
+import dev.riffle.format.dataset.DatasetView;
+import java.io.IOException;
+import java.util.List;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FloatingPointVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The per-row inputs of the data-driven samplers, read once from a view in view order: weights for
+ * {@link dev.riffle.loader.plan.WeightedBlocks}, label codes for {@link
+ * dev.riffle.loader.plan.BalancedBlocks}. One sequential scan of one column.
+ */
+public final class SamplerColumns {
+  private SamplerColumns() {}
+
+  /**
+   * The weight of every view position.
+   *
+   * @throws IllegalArgumentException if the column is not a plain number, or a weight is null,
+   *     negative, NaN or infinite (naming the global row)
+   */
+  public static double[] weights(DatasetView view, String column) throws IOException {
+    double[] out = new double[checkedSize(view)];
+    int p = 0;
+    DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16);
+    while (true) {
+      try (VectorSchemaRoot batch = cursor.next()) {
+        if (batch == null) {
+          break;
+        }
+        FieldVector v = batch.getVector(column);
+        boolean number =
+            v.getField().getDictionary() == null
+                && (v instanceof FloatingPointVector || v instanceof BaseIntVector);
+        if (!number) {
+          throw new IllegalArgumentException(
+              "weight column '"
+                  + column
+                  + "' is "
+                  + v.getField().getType()
+                  + (v.getField().getDictionary() != null ? " (categorical)" : "")
+                  + "; it must be a floating-point or integer number");
+        }
+        for (int i = 0; i < v.getValueCount(); i++, p++) {
+          double w =
+              v.isNull(i)
+                  ? Double.NaN
+                  : v instanceof FloatingPointVector f
+                      ? f.getValueAsDouble(i)
+                      : ((BaseIntVector) v).getValueAsLong(i);
+          if (!(w >= 0) || Double.isInfinite(w)) {
+            throw new IllegalArgumentException(
+                "weight column '"
+                    + column
+                    + "' is "
+                    + (v.isNull(i) ? "null" : String.valueOf(w))
+                    + " at row "
+                    + view.globalRow(p)
+                    + "; weights must be finite and non-negative");
+          }
+          out[p] = w;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The label code of every view position, -1 where it is null.
+   *
+   * @throws IllegalArgumentException if the column is not categorical or integer, or a code is
+   *     outside [0, 2^20]
+   */
+  public static int[] labels(DatasetView view, String column) throws IOException {
+    int[] out = new int[checkedSize(view)];
+    int p = 0;
+    DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16);
+    while (true) {
+      try (VectorSchemaRoot batch = cursor.next()) {
+        if (batch == null) {
+          break;
+        }
+        FieldVector v = batch.getVector(column);
+        if (!(v instanceof BaseIntVector codes)) {
+          throw new IllegalArgumentException(
+              "label column '"
+                  + column
+                  + "' is "
+                  + v.getField().getType()
+                  + "; it must be categorical (dictionary-encoded) or an integer");
+        }
+        for (int i = 0; i < v.getValueCount(); i++, p++) {
+          if (v.isNull(i)) {
+            out[p] = -1;
+            continue;
+          }
+          long c = codes.getValueAsLong(i);
+          if (c < 0 || c > 1 << 20) {
+            throw new IllegalArgumentException(
+                "label column '"
+                    + column
+                    + "' has code "
+                    + c
+                    + " at row "
+                    + view.globalRow(p)
+                    + "; expected [0, 2^20]");
+          }
+          out[p] = (int) c;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int checkedSize(DatasetView view) {
+    if (view.rowCount() >= Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "view '"
+              + view.name()
+              + "' has "
+              + view.rowCount()
+              + " rows; weighted and balanced"
+              + " sampling hold one value per row and take at most 2^31 − 1");
+    }
+    return (int) view.rowCount();
+  }
+}
