@@ -1,5 +1,6 @@
 package dev.riffle.format;
 
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.EOFException;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -102,41 +104,85 @@ public final class ScanCursor implements AutoCloseable {
       return null;
     }
     int n = (int) Math.min(batchRows, total - nextRow);
-    VectorSchemaRoot root = reader.newBatch(fields, n);
+    VectorSchemaRoot root = null;
     try {
+      // First the pages of the batch, so that wide rows can be measured and every result buffer
+      // allocated once at its final size; then the decoding.
+      List<List<Segment>> segments = new ArrayList<>(columns.length);
+      VectorSizes[] sizes = new VectorSizes[columns.length];
+      for (int c = 0; c < columns.length; c++) {
+        List<Segment> list = segmentsOf(c, n);
+        segments.add(list);
+        ColumnReader col = columns[c];
+        if (col.sizedByData()) {
+          VectorSizes s = col.newSizes();
+          boolean measured = true;
+          for (int i = 0; i < list.size() && measured; i++) {
+            Segment g = list.get(i);
+            measured = col.measurePageRows(g.page, g.bytes, g.from, g.count, s);
+          }
+          sizes[c] = measured ? s : null;
+        }
+      }
+      root = reader.newBatch(fields, n, reader.sizing(columns, sizes));
       for (int c = 0; c < columns.length; c++) {
         ColumnReader col = columns[c];
         ColumnReader.Target target = reader.targetFor(col.spec, root);
-        long row = nextRow;
-        long end = nextRow + n;
-        while (row < end) {
-          int p = col.pageOf(row);
-          if (loadedPage[c] != p) {
-            pageBuffers[c] = null;
-            loadedPage[c] = -1;
-            pageBuffers[c] = load(c, p);
-            loadedPage[c] = p;
-          }
-          PageInfo page = col.pages[p];
-          int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
-          col.decodePageRows(
-              p,
-              pageBuffers[c],
-              (int) (row - page.firstRow()),
-              count,
-              target,
-              (int) (row - nextRow));
-          row += count;
+        for (Segment g : segments.get(c)) {
+          col.decodePageRows(g.page, g.bytes, g.from, g.count, target, g.out);
         }
       }
       reader.finishBatch(root, n, fields.size());
       nextRow += n;
       return root;
     } catch (IOException | RuntimeException e) {
-      root.close();
+      if (root != null) {
+        root.close();
+      }
       dropAhead();
       throw e;
     }
+  }
+
+  /** Rows [from, from + count) of a page, to be decoded into batch rows from {@code out}. */
+  private static final class Segment {
+    final int page;
+    final ByteBuffer bytes;
+    final int from;
+    final int count;
+    final int out;
+
+    Segment(int page, ByteBuffer bytes, int from, int count, int out) {
+      this.page = page;
+      this.bytes = bytes;
+      this.from = from;
+      this.count = count;
+      this.out = out;
+    }
+  }
+
+  /** Loads the pages of column {@code c} that hold the next {@code n} rows. */
+  private List<Segment> segmentsOf(int c, int n) throws IOException {
+    ColumnReader col = columns[c];
+    List<Segment> list = new ArrayList<>(2);
+    long row = nextRow;
+    long end = nextRow + n;
+    while (row < end) {
+      int p = col.pageOf(row);
+      if (loadedPage[c] != p) {
+        pageBuffers[c] = null;
+        loadedPage[c] = -1;
+        pageBuffers[c] = load(c, p);
+        loadedPage[c] = p;
+      }
+      PageInfo page = col.pages[p];
+      int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
+      list.add(
+          new Segment(
+              p, pageBuffers[c], (int) (row - page.firstRow()), count, (int) (row - nextRow)));
+      row += count;
+    }
+    return list;
   }
 
   /**
