@@ -610,6 +610,9 @@ final class ColumnReader implements AutoCloseable {
       }
       valid = Bitmaps.rank(d, bitmap, n);
     }
+    if (zstd && codecId == SectorLayout.CODEC_RECORDS) {
+      restoreOffsets(d, p, valid, end, fileOffset);
+    }
     memo.remember(
         identity,
         buf,
@@ -672,6 +675,26 @@ final class ColumnReader implements AutoCloseable {
           resource, frameAt, "zstd frame in sector inflates to " + n + " of " + size + " bytes");
     }
     return inf.view.clear().limit(SectorLayout.HEADER_BYTES + n);
+  }
+
+  /**
+   * A compressed RECORDS sector stores record lengths where a plain one stores offsets (entry 0
+   * stays 0): turns them back into offsets, in place, so decoding is the same for both.
+   */
+  private void restoreOffsets(ByteBuffer d, int at, int valid, int end, long fileOffset)
+      throws CorruptFileException {
+    if (at + 2L * (valid + 1) > end) {
+      throw new CorruptFileException(resource, fileOffset, "record offsets overrun the sector");
+    }
+    int sum = d.getShort(at) & 0xFFFF;
+    for (int v = 1; v <= valid; v++) {
+      sum += d.getShort(at + 2 * v) & 0xFFFF;
+      if (sum > 0xFFFF) {
+        throw new CorruptFileException(
+            resource, fileOffset, "record lengths of a compressed sector exceed 65535 bytes");
+      }
+      d.putShort(at + 2 * v, (short) sum);
+    }
   }
 
   /** A zstd context and a buffer for the largest inflated sector, per thread. */

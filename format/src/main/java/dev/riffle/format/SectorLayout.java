@@ -23,7 +23,8 @@ package dev.riffle.format;
  *
  * With FLAG_ZSTD the bytes from 16 are a zstd frame that inflates to the payload (bitmap and values
  * as above, at most MAX_ZSTD_PAYLOAD_BYTES), read as if it stood at offset 16 of a sector that ends
- * where the payload ends.
+ * where the payload ends; RECORDS payloads hold record lengths where plain sectors hold offsets
+ * (offsets[i] - offsets[i-1] for i >= 1), restored by prefix sums on read.
  */
 public final class SectorLayout {
   private SectorLayout() {}

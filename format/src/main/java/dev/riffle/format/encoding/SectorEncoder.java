@@ -90,6 +90,9 @@ public final class SectorEncoder {
     int bitWidth;
     int valueWidth;
     long reference;
+
+    /** RECORDS: where the u16 offsets start in {@link #buf}. */
+    int offsetsAt;
   }
 
   private static final class Packer {
@@ -267,8 +270,21 @@ public final class SectorEncoder {
       return c >= 0 && c <= PAYLOAD_BYTES ? c : -1;
     }
 
-    /** Compresses the payload into {@link #frame}; returns its size or -1. */
+    /**
+     * Compresses the payload into {@link #frame}; returns its size or -1. A RECORDS payload is
+     * compressed with its offsets turned into differences (record lengths), which repeat where
+     * offsets only grow: FORMAT.md §5.1. This changes the payload, which is built anew before the
+     * next use.
+     */
     private int compress() {
+      Payload p = payload;
+      if (p.codec == CODEC_RECORDS) {
+        ByteBuffer s = p.buf;
+        for (int v = p.valid; v > 0; v--) {
+          int at = p.offsetsAt + 2 * v;
+          s.putShort(at, (short) ((s.getShort(at) & 0xFFFF) - (s.getShort(at - 2) & 0xFFFF)));
+        }
+      }
       if (zstd == null) {
         zstd = new ZstdCompressCtx();
         zstd.setLevel(zstdLevel);
@@ -370,6 +386,7 @@ public final class SectorEncoder {
       } else if (values) {
         System.arraycopy(data, from, a, at, nv * width);
       } else {
+        p.offsetsAt = at;
         for (int v = 0; v <= nv; v++) {
           int end = v == 0 ? from : rows.recordEnd(valid + v - 1);
           s.putShort(at + 2 * v, (short) (end - from));
