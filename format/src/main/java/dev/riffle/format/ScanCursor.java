@@ -51,6 +51,31 @@ public final class ScanCursor implements AutoCloseable {
   private final int batchRows;
   private final int[] loadedPage;
   private final ByteBuffer[] pageBuffers;
+
+  /** The pooled buffer each column's loaded page lies in (null: not pooled). */
+  private final ByteBuffer[] pageBases;
+
+  /**
+   * Page buffers free for the next reads. A page's buffer comes back here once the cursor has moved
+   * past the page and decoded every row it needed from it; buffers of reads withdrawn or dropped
+   * are left to the garbage collector, since a read already running may still be writing into them.
+   * Reusing them saves clearing a fresh megabyte per page, and direct ones (for sources that prefer
+   * them) save the JDK's copy through a temporary direct buffer.
+   */
+  private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+
+  private final boolean direct;
+
+  /**
+   * The size of every pooled buffer: the largest page of the scanned columns, so that any buffer
+   * fits any page; 0 when that is above {@link #MAX_POOLED_PAGE} (pages are then read into fresh
+   * heap buffers, as without a pool).
+   */
+  private final int pooledBytes;
+
+  /** Largest page read into pooled buffers. */
+  private static final long MAX_POOLED_PAGE = 8L << 20;
+
   private final ArrayDeque<Fetch>[] ahead;
   private final long[] aheadBytesPending;
   private int aheadPages = AHEAD_PAGES;
@@ -67,6 +92,16 @@ public final class ScanCursor implements AutoCloseable {
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
+    this.pageBases = new ByteBuffer[columns.length];
+    this.direct = reader.source().prefersDirectBuffers();
+    long largest = 0;
+    for (ColumnReader col : columns) {
+      for (PageInfo p : col.pages) {
+        largest = Math.max(largest, p.byteLength());
+      }
+    }
+    this.pooledBytes =
+        largest <= MAX_POOLED_PAGE ? (int) FileLayout.alignToSector(Math.max(1, largest)) : 0;
     this.ahead = new ArrayDeque[columns.length];
     for (int c = 0; c < columns.length; c++) {
       ahead[c] = new ArrayDeque<>();
@@ -110,8 +145,9 @@ public final class ScanCursor implements AutoCloseable {
       // allocated once at its final size; then the decoding.
       List<List<Segment>> segments = new ArrayList<>(columns.length);
       VectorSizes[] sizes = new VectorSizes[columns.length];
+      List<ByteBuffer> retired = new ArrayList<>();
       for (int c = 0; c < columns.length; c++) {
-        List<Segment> list = segmentsOf(c, n);
+        List<Segment> list = segmentsOf(c, n, retired);
         segments.add(list);
         ColumnReader col = columns[c];
         if (col.sizedByData()) {
@@ -134,6 +170,7 @@ public final class ScanCursor implements AutoCloseable {
       }
       reader.finishBatch(root, n, fields.size());
       nextRow += n;
+      recycle(retired);
       return root;
     } catch (IOException | RuntimeException e) {
       if (root != null) {
@@ -161,8 +198,11 @@ public final class ScanCursor implements AutoCloseable {
     }
   }
 
-  /** Loads the pages of column {@code c} that hold the next {@code n} rows. */
-  private List<Segment> segmentsOf(int c, int n) throws IOException {
+  /**
+   * Loads the pages of column {@code c} that hold the next {@code n} rows; the pooled buffers of
+   * pages left behind go to {@code retired}.
+   */
+  private List<Segment> segmentsOf(int c, int n, List<ByteBuffer> retired) throws IOException {
     ColumnReader col = columns[c];
     List<Segment> list = new ArrayList<>(2);
     long row = nextRow;
@@ -170,9 +210,15 @@ public final class ScanCursor implements AutoCloseable {
     while (row < end) {
       int p = col.pageOf(row);
       if (loadedPage[c] != p) {
+        if (pageBases[c] != null) {
+          retired.add(pageBases[c]);
+        }
         pageBuffers[c] = null;
+        pageBases[c] = null;
         loadedPage[c] = -1;
-        pageBuffers[c] = load(c, p);
+        Fetch f = load(c, p);
+        pageBuffers[c] = f.page();
+        pageBases[c] = f.base;
         loadedPage[c] = p;
       }
       PageInfo page = col.pages[p];
@@ -183,6 +229,35 @@ public final class ScanCursor implements AutoCloseable {
       row += count;
     }
     return list;
+  }
+
+  /**
+   * Returns to the pool the buffers of pages this batch left behind: a scan only moves forward, so
+   * no later batch reads them, and every row this batch needed from them is decoded by now.
+   */
+  private void recycle(List<ByteBuffer> retired) {
+    for (ByteBuffer b : retired) {
+      if (free.size() < MAX_FREE) {
+        free.add(b);
+      }
+    }
+  }
+
+  /** Free page buffers kept per cursor at most. */
+  private static final int MAX_FREE = 16;
+
+  /** A pooled buffer (a free one or a new one), or null where pages are not pooled. */
+  private ByteBuffer buffer() {
+    if (pooledBytes == 0) {
+      return null;
+    }
+    ByteBuffer b = free.pollFirst();
+    if (b != null) {
+      return b;
+    }
+    return direct
+        ? dev.riffle.format.io.IoEngine.allocateAligned(pooledBytes, FileLayout.SECTOR_BYTES)
+        : ByteBuffer.allocate(pooledBytes);
   }
 
   /**
@@ -199,7 +274,9 @@ public final class ScanCursor implements AutoCloseable {
   private void release() {
     dropAhead();
     java.util.Arrays.fill(pageBuffers, null);
+    java.util.Arrays.fill(pageBases, null);
     java.util.Arrays.fill(loadedPage, -1);
+    free.clear();
   }
 
   private void dropAhead() {
@@ -212,8 +289,11 @@ public final class ScanCursor implements AutoCloseable {
     }
   }
 
-  /** Page {@code p} of column {@code c}, checksummed and counted, and schedules the next ones. */
-  private ByteBuffer load(int c, int p) throws IOException {
+  /**
+   * Page {@code p} of column {@code c}, checksummed and counted (in the returned fetch), and
+   * schedules the next ones.
+   */
+  private Fetch load(int c, int p) throws IOException {
     ColumnReader col = columns[c];
     ArrayDeque<Fetch> queue = ahead[c];
     Fetch hit = null;
@@ -227,16 +307,19 @@ public final class ScanCursor implements AutoCloseable {
       // Not sequential (cannot happen in a forward scan): forget what was read ahead.
       f.cancel();
     }
-    ByteBuffer b;
+    Fetch f;
     if (hit != null) {
-      b = hit.await(reader.stats());
+      f = hit;
+      f.await(reader.stats());
     } else if (aheadPages == 0) {
-      b = reader.readPage(col, p);
+      f = new Fetch(reader.source(), col, p, null);
+      f.done(reader.readPage(col, p));
     } else {
-      b = new Fetch(reader.source(), col, p).await(reader.stats());
+      f = new Fetch(reader.source(), col, p, buffer());
+      f.await(reader.stats());
     }
     scheduleAhead(c, p);
-    return b;
+    return f;
   }
 
   private void scheduleAhead(int c, int p) {
@@ -248,7 +331,7 @@ public final class ScanCursor implements AutoCloseable {
       if (aheadBytesPending[c] + bytes > aheadBytes) {
         return;
       }
-      Fetch f = new Fetch(reader.source(), col, next);
+      Fetch f = new Fetch(reader.source(), col, next, buffer());
       queue.addLast(f);
       aheadBytesPending[c] += bytes;
       Pool.submit(f);
@@ -303,6 +386,11 @@ public final class ScanCursor implements AutoCloseable {
     final int page;
     final long offset;
     final long length;
+
+    /** The pooled buffer the page is read into, or null for a fresh heap buffer. */
+    final ByteBuffer base;
+
+    private ByteBuffer result;
     private final AtomicInteger state = new AtomicInteger(QUEUED);
     private final CountDownLatch done = new CountDownLatch(1);
     // Written before done.countDown(), read after done.await().
@@ -310,10 +398,11 @@ public final class ScanCursor implements AutoCloseable {
     private boolean read;
     private Throwable failure;
 
-    Fetch(RandomAccessSource source, ColumnReader col, int page) {
+    Fetch(RandomAccessSource source, ColumnReader col, int page, ByteBuffer base) {
       this.source = source;
       this.col = col;
       this.page = page;
+      this.base = base;
       PageInfo info = col.pages[page];
       this.offset = info.offset();
       this.length = info.byteLength();
@@ -348,7 +437,13 @@ public final class ScanCursor implements AutoCloseable {
         throw new CorruptFileException(
             resource, offset, "read of " + length + " bytes is too large");
       }
-      ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+      // A new buffer instance per read, even in a pooled buffer: the per-thread memo of the last
+      // checked sector (ColumnReader) matches buffer instances, never stale bytes.
+      ByteBuffer b =
+          base == null
+              ? ByteBuffer.allocate((int) length)
+              : base.duplicate().clear().limit((int) length).slice();
+      b.order(ByteOrder.LITTLE_ENDIAN);
       try {
         source.readFully(offset, b);
       } catch (EOFException e) {
@@ -406,9 +501,19 @@ public final class ScanCursor implements AutoCloseable {
         throw new IOException(t);
       }
       stats.round();
-      ByteBuffer b = bytes;
+      result = bytes;
       bytes = null;
-      return b;
+      return result;
+    }
+
+    /** The page this fetch delivered. */
+    ByteBuffer page() {
+      return result;
+    }
+
+    /** Records a page read elsewhere ({@link FileReader#readPage}) as this fetch's result. */
+    void done(ByteBuffer b) {
+      result = b;
     }
   }
 }
