@@ -8,6 +8,7 @@ import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.RecordInput;
 import dev.riffle.format.encoding.StructCodec;
 import dev.riffle.format.encoding.ValueCodec;
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.TypeSupport;
@@ -41,6 +42,9 @@ final class ColumnReader implements AutoCloseable {
   final long dataBytes;
   final long ramBytes;
 
+  /** Whether the file's version (1.1 on) allows compressed sectors. */
+  private final boolean sectorZstd;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -52,8 +56,10 @@ final class ColumnReader implements AutoCloseable {
       RiffleSchema schema,
       FieldVector dictionary,
       long blockBytes,
-      long dataBytes) {
+      long dataBytes,
+      boolean sectorZstd) {
     this.index = index;
+    this.sectorZstd = sectorZstd;
     this.spec = spec;
     this.pages = pages;
     this.resource = resource;
@@ -126,7 +132,8 @@ final class ColumnReader implements AutoCloseable {
       long dataBytes,
       int expectPages,
       BufferAllocator allocator,
-      String resource)
+      String resource,
+      boolean sectorZstd)
       throws CorruptFileException {
     block = block.order(ByteOrder.LITTLE_ENDIAN);
     int length = block.remaining();
@@ -243,7 +250,8 @@ final class ColumnReader implements AutoCloseable {
       }
       throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
-    return new ColumnReader(index, spec, pages, resource, schema, dictionary, length, dataBytes);
+    return new ColumnReader(
+        index, spec, pages, resource, schema, dictionary, length, dataBytes, sectorZstd);
   }
 
   private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
@@ -464,16 +472,19 @@ final class ColumnReader implements AutoCloseable {
     if (!memo.holds(identity, buf, pos, fileOffset)) {
       checkSector(page, s, buf, pos, fileOffset, memo);
     }
-    int n = memo.rows;
     int codecId = memo.codecId;
     int bitWidth = memo.bitWidth;
     int valueWidth = memo.valueWidth;
     long reference = memo.reference;
+    // A compressed sector is decoded from its inflated payload, laid out as if it followed the
+    // header in a sector that ends where the payload ends; positions below are in that buffer.
+    ByteBuffer d = memo.inflated ? memo.data : buf;
+    int base = memo.inflated ? 0 : pos;
     int p = memo.values;
-    int end = pos + SectorLayout.CRC_OFFSET;
+    int end = memo.end;
     int bitmap = memo.bitmap;
     int valid = memo.valid;
-    int idx = bitmap < 0 ? kFrom : Bitmaps.rank(buf, bitmap, kFrom);
+    int idx = bitmap < 0 ? kFrom : Bitmaps.rank(d, bitmap, kFrom);
     switch (codecId) {
       case SectorLayout.CODEC_FLAT:
       case SectorLayout.CODEC_FOR:
@@ -496,15 +507,15 @@ final class ColumnReader implements AutoCloseable {
           }
           for (int k = kFrom; k < kTo; k++) {
             int j = outStart + (k - kFrom);
-            if (bitmap >= 0 && !Bitmaps.get(buf, bitmap, k)) {
+            if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
               t.single.setNull(j);
               continue;
             }
             if (isFor) {
-              long v = reference + BitPacking.get(buf, p, idx, bitWidth);
+              long v = reference + BitPacking.get(d, p, idx, bitWidth);
               writeFixed(t.single, j, v, valueWidth, fileOffset);
             } else {
-              copyFixed(t.single, j, buf, p + idx * valueWidth, valueWidth, fileOffset);
+              copyFixed(t.single, j, d, p + idx * valueWidth, valueWidth, fileOffset);
             }
             idx++;
           }
@@ -525,19 +536,19 @@ final class ColumnReader implements AutoCloseable {
           RecordInput in = new RecordInput(resource);
           for (int k = kFrom; k < kTo; k++) {
             int j = outStart + (k - kFrom);
-            if (bitmap >= 0 && !Bitmaps.get(buf, bitmap, k)) {
+            if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
               t.setNull(j);
               continue;
             }
-            int a = buf.getShort(offsets + 2 * idx) & 0xFFFF;
-            int b = buf.getShort(offsets + 2 * idx + 2) & 0xFFFF;
+            int a = d.getShort(offsets + 2 * idx) & 0xFFFF;
+            int b = d.getShort(offsets + 2 * idx + 2) & 0xFFFF;
             if (a > b || area + b > end) {
               throw new CorruptFileException(
                   resource,
-                  fileOffset + (offsets - pos) + 2L * idx,
+                  fileOffset + (offsets - base) + 2L * idx,
                   "record offsets out of order or past the sector");
             }
-            in.reset(buf, area + a, b - a, fileOffset + (area - pos) + a);
+            in.reset(d, area + a, b - a, fileOffset + (area - base) + a);
             decodeRecord(in, t, j);
             idx++;
           }
@@ -572,14 +583,23 @@ final class ColumnReader implements AutoCloseable {
     int expected =
         (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
             - (int) page.index().get(s);
-    if (n != expected || (flags & ~SectorLayout.FLAG_VALIDITY) != 0 || buf.getShort(pos + 6) != 0) {
+    int allowedFlags = SectorLayout.FLAG_VALIDITY | (sectorZstd ? SectorLayout.FLAG_ZSTD : 0);
+    boolean zstd = (flags & SectorLayout.FLAG_ZSTD) != 0;
+    int frameLength = buf.getShort(pos + SectorLayout.FRAME_LENGTH_OFFSET) & 0xFFFF;
+    if (n != expected || (flags & ~allowedFlags) != 0 || (!zstd && frameLength != 0)) {
       throw new CorruptFileException(
           resource,
           fileOffset,
           "sector header disagrees with the index (" + n + " rows, expected " + expected + ")");
     }
+    ByteBuffer d = buf;
     int p = pos + SectorLayout.HEADER_BYTES;
     int end = pos + SectorLayout.CRC_OFFSET;
+    if (zstd) {
+      d = inflateSector(buf, pos, frameLength, fileOffset);
+      p = SectorLayout.HEADER_BYTES;
+      end = d.limit();
+    }
     int bitmap = -1;
     int valid = n;
     if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
@@ -588,7 +608,10 @@ final class ColumnReader implements AutoCloseable {
       if (p > end) {
         throw new CorruptFileException(resource, fileOffset, "validity bitmap overruns the sector");
       }
-      valid = Bitmaps.rank(buf, bitmap, n);
+      valid = Bitmaps.rank(d, bitmap, n);
+    }
+    if (zstd && codecId == SectorLayout.CODEC_RECORDS) {
+      restoreOffsets(d, p, valid, end, fileOffset);
     }
     memo.remember(
         identity,
@@ -602,8 +625,89 @@ final class ColumnReader implements AutoCloseable {
         reference,
         p,
         bitmap,
-        valid);
+        valid,
+        zstd ? d : null,
+        end);
   }
+
+  /**
+   * Inflates the frame of a compressed sector (FORMAT.md §5.1, 1.1) into this thread's sector
+   * buffer, after the 16 header bytes, and returns that buffer limited to the end of the payload.
+   * The buffer is overwritten by the next compressed sector this thread checks, which is also when
+   * {@link SectorMemo} forgets the sector it belongs to.
+   */
+  private ByteBuffer inflateSector(ByteBuffer buf, int pos, int frameLength, long fileOffset)
+      throws CorruptFileException {
+    if (frameLength < 1 || SectorLayout.HEADER_BYTES + frameLength > SectorLayout.CRC_OFFSET) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset + SectorLayout.FRAME_LENGTH_OFFSET,
+          "compressed sector frame of " + frameLength + " bytes does not fit the sector");
+    }
+    SectorInflater inf = SECTOR_INFLATER.get();
+    byte[] frame;
+    int at;
+    if (buf.hasArray()) {
+      frame = buf.array();
+      at = buf.arrayOffset() + pos + SectorLayout.HEADER_BYTES;
+    } else {
+      buf.get(pos + SectorLayout.HEADER_BYTES, inf.frame, 0, frameLength);
+      frame = inf.frame;
+      at = 0;
+    }
+    long frameAt = fileOffset + SectorLayout.HEADER_BYTES;
+    long size = Zstd.getFrameContentSize(frame, at, frameLength);
+    if (size < 1 || size > SectorLayout.MAX_ZSTD_PAYLOAD_BYTES) {
+      throw new CorruptFileException(
+          resource, frameAt, "bad zstd frame in sector (content size " + size + ")");
+    }
+    int n;
+    try {
+      n =
+          inf.ctx.decompressByteArray(
+              inf.out, SectorLayout.HEADER_BYTES, (int) size, frame, at, frameLength);
+    } catch (RuntimeException e) {
+      throw new CorruptFileException(
+          resource, frameAt, "zstd frame in sector does not inflate: " + e.getMessage(), e);
+    }
+    if (n != size) {
+      throw new CorruptFileException(
+          resource, frameAt, "zstd frame in sector inflates to " + n + " of " + size + " bytes");
+    }
+    return inf.view.clear().limit(SectorLayout.HEADER_BYTES + n);
+  }
+
+  /**
+   * A compressed RECORDS sector stores record lengths where a plain one stores offsets (entry 0
+   * stays 0): turns them back into offsets, in place, so decoding is the same for both.
+   */
+  private void restoreOffsets(ByteBuffer d, int at, int valid, int end, long fileOffset)
+      throws CorruptFileException {
+    if (at + 2L * (valid + 1) > end) {
+      throw new CorruptFileException(resource, fileOffset, "record offsets overrun the sector");
+    }
+    int sum = d.getShort(at) & 0xFFFF;
+    for (int v = 1; v <= valid; v++) {
+      sum += d.getShort(at + 2 * v) & 0xFFFF;
+      if (sum > 0xFFFF) {
+        throw new CorruptFileException(
+            resource, fileOffset, "record lengths of a compressed sector exceed 65535 bytes");
+      }
+      d.putShort(at + 2 * v, (short) sum);
+    }
+  }
+
+  /** A zstd context and a buffer for the largest inflated sector, per thread. */
+  private static final class SectorInflater {
+    final com.github.luben.zstd.ZstdDecompressCtx ctx =
+        new com.github.luben.zstd.ZstdDecompressCtx();
+    final byte[] out = new byte[SectorLayout.HEADER_BYTES + SectorLayout.MAX_ZSTD_PAYLOAD_BYTES];
+    final ByteBuffer view = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    final byte[] frame = new byte[FileLayout.SECTOR_BYTES];
+  }
+
+  private static final ThreadLocal<SectorInflater> SECTOR_INFLATER =
+      ThreadLocal.withInitial(SectorInflater::new);
 
   private static final java.util.concurrent.atomic.AtomicLong IDENTITIES =
       new java.util.concurrent.atomic.AtomicLong();
@@ -629,6 +733,9 @@ final class ColumnReader implements AutoCloseable {
     int values;
     int bitmap;
     int valid;
+    boolean inflated;
+    ByteBuffer data;
+    int end;
 
     boolean holds(long owner, ByteBuffer buf, int pos, long fileOffset) {
       return this.owner == owner
@@ -641,6 +748,7 @@ final class ColumnReader implements AutoCloseable {
     void forget() {
       owner = -1;
       buffer = null;
+      data = null;
     }
 
     void remember(
@@ -655,8 +763,13 @@ final class ColumnReader implements AutoCloseable {
         long reference,
         int values,
         int bitmap,
-        int valid) {
+        int valid,
+        ByteBuffer inflatedData,
+        int end) {
       this.owner = owner;
+      this.inflated = inflatedData != null;
+      this.data = inflatedData;
+      this.end = end;
       this.buffer = new java.lang.ref.WeakReference<>(buf);
       this.pos = pos;
       this.fileOffset = fileOffset;
@@ -826,6 +939,133 @@ final class ColumnReader implements AutoCloseable {
     }
     dev.riffle.format.encoding.Buffers.copy(f.getDataBuffer(), (long) j * width, buf, pos, width);
     org.apache.arrow.vector.BitVectorHelper.setBit(f.getValidityBuffer(), j);
+  }
+
+  /**
+   * Whether measuring the rows before decoding sizes the result better than the defaults do: for
+   * variable-size values only (fixed-width vectors are sized exactly from the row count anyway).
+   */
+  boolean sizedByData() {
+    return group != null ? group.fixedWidth() < 0 : codec.fixedWidth() < 0;
+  }
+
+  /** An empty sizes tree for this column: the codec's, or for a group one child per field. */
+  VectorSizes newSizes() {
+    return group != null ? group.newSizes() : codec.newSizes();
+  }
+
+  /**
+   * Adds what decoding {@code row} will put into the vectors to {@code s}, from the same buffer
+   * {@link #decodeRow} would decode it from. Only rows of ZIP_FIXED and ZIP_VAR pages (wide values,
+   * where buffer growth costs) are measured; measuring never fails.
+   *
+   * @return false if the row was not measured: it lies in a sector, it is compressed and only
+   *     inflating it would tell, or its bytes are damaged (decoding will report it)
+   */
+  boolean measureRow(long row, ByteBuffer buf, long bufFileOffset, VectorSizes s) {
+    PageInfo page = pages[pageOf(row)];
+    int k = (int) (row - page.firstRow());
+    try {
+      switch (page.layout()) {
+        case ColumnLayout.LAYOUT_ZIP_FIXED:
+          long at = page.offset() + (long) k * page.slotWidth();
+          return measureSlot(page, buf, (int) (at - bufFileOffset), s);
+        case ColumnLayout.LAYOUT_ZIP_VAR:
+          long a = page.index().get(k);
+          long b = page.index().get(k + 1);
+          return measureVar(buf, (int) (page.offset() + a - bufFileOffset), (int) (b - a), s);
+        default:
+          return false;
+      }
+    } catch (CorruptFileException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** {@link #measureRow} for page-relative rows [from, from + count) of a page held whole. */
+  boolean measurePageRows(int p, ByteBuffer pageBuf, int from, int count, VectorSizes s) {
+    PageInfo page = pages[p];
+    try {
+      for (int k = from; k < from + count; k++) {
+        boolean ok;
+        if (page.layout() == ColumnLayout.LAYOUT_ZIP_FIXED) {
+          ok = measureSlot(page, pageBuf, (int) ((long) k * page.slotWidth()), s);
+        } else if (page.layout() == ColumnLayout.LAYOUT_ZIP_VAR) {
+          long a = page.index().get(k);
+          long b = page.index().get(k + 1);
+          ok = measureVar(pageBuf, (int) a, (int) (b - a), s);
+        } else {
+          ok = false;
+        }
+        if (!ok) {
+          return false;
+        }
+      }
+      return true;
+    } catch (CorruptFileException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private boolean measureSlot(PageInfo page, ByteBuffer buf, int pos, VectorSizes s)
+      throws CorruptFileException {
+    int width = page.slotWidth();
+    int start = pos;
+    if (page.hasNulls()) {
+      if (buf.get(pos) == 0) {
+        return true;
+      }
+      start++;
+      width--;
+    }
+    return measureRecord(new RecordInput(resource).reset(buf, start, width, 0), s);
+  }
+
+  private boolean measureVar(ByteBuffer buf, int pos, int length, VectorSizes s)
+      throws CorruptFileException {
+    if (length < 1) {
+      return false;
+    }
+    int control = buf.get(pos) & 0xFF;
+    if (control == 0) {
+      return true;
+    }
+    if (control == ZipLayout.CONTROL_VALID) {
+      return measureRecord(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);
+    }
+    if (control != (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD) || codec == null) {
+      return false;
+    }
+    // The frame header (at most 18 bytes) declares the inflated size.
+    byte[] head = new byte[Math.min(length - 1, 32)];
+    buf.get(pos + 1, head);
+    long size = Zstd.getFrameContentSize(head, 0, head.length);
+    return size >= 0 && size <= ZipLayout.MAX_INFLATED_BYTES && codec.measureInflated(size, s);
+  }
+
+  private boolean measureRecord(RecordInput in, VectorSizes s) throws CorruptFileException {
+    if (codec != null) {
+      codec.measure(in, true, s);
+    } else {
+      group.measure(in, s);
+    }
+    return in.remaining() == 0;
+  }
+
+  /**
+   * Sets the initial capacities of the result vector of top-level field {@code fieldIndex} (one of
+   * this column's) for {@code rows} rows from measured sizes; the caller allocates it.
+   */
+  void presize(FieldVector v, int fieldIndex, VectorSizes s, int rows) {
+    if (codec != null) {
+      s.setValues(rows);
+      codec.presize(v, s);
+    } else {
+      int i = spec.fields().indexOf(fieldIndex);
+      VectorSizes c = s.child(i);
+      c.setValues(rows);
+      group.child(i).presize(v, c);
+    }
   }
 
   /** Page summaries for inspection. */

@@ -1,6 +1,7 @@
 package dev.riffle.format;
 
 import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.IoEngine;
 import dev.riffle.format.io.RandomAccessSource;
@@ -377,7 +378,8 @@ public final class FileReader implements AutoCloseable {
                 d[2],
                 (int) d[3],
                 allocator,
-                resource);
+                resource,
+                versionMinor >= FileLayout.MINOR_SECTOR_ZSTD);
       }
       return columns[c];
     }
@@ -496,7 +498,21 @@ public final class FileReader implements AutoCloseable {
       }
     }
     int n = plan.rows.length;
-    VectorSchemaRoot root = newRoot(plan.fields, n);
+    ColumnReader[] readers = new ColumnReader[plan.columns.length];
+    VectorSizes[] sizes = new VectorSizes[plan.columns.length];
+    for (int c = 0; c < plan.columns.length; c++) {
+      readers[c] = column(plan.columns[c]);
+      if (readers[c].sizedByData()) {
+        VectorSizes s = readers[c].newSizes();
+        boolean measured = true;
+        for (int i = 0; i < n && measured; i++) {
+          int r = plan.readOf[c * n + i];
+          measured = readers[c].measureRow(plan.rows[i], buffers[r], plan.readOffset[r], s);
+        }
+        sizes[c] = measured ? s : null;
+      }
+    }
+    VectorSchemaRoot root = newRoot(plan.fields, n, sizing(readers, sizes));
     try {
       for (int c = 0; c < plan.columns.length; c++) {
         ColumnReader col = column(plan.columns[c]);
@@ -770,13 +786,49 @@ public final class FileReader implements AutoCloseable {
     }
   }
 
+  /** Sizes a result vector before it is allocated, from measured rows. */
+  interface Sizing {
+    /**
+     * Sets the initial capacities of {@code v}, the vector of top-level field {@code field}, for
+     * {@code rows} rows.
+     *
+     * @return false if nothing was measured for it (the defaults apply)
+     */
+    boolean presize(int field, FieldVector v, int rows);
+  }
+
+  /** The sizing of vectors from columns' measured sizes ({@code sizes[c]} null: not measured). */
+  Sizing sizing(ColumnReader[] readers, VectorSizes[] sizes) {
+    return (field, v, rows) -> {
+      int column = schema.columnOf(field);
+      for (int c = 0; c < readers.length; c++) {
+        if (readers[c].index == column && sizes[c] != null) {
+          readers[c].presize(v, field, sizes[c], rows);
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+
   private VectorSchemaRoot newRoot(List<String> fields, int capacity) {
+    return newRoot(fields, capacity, null);
+  }
+
+  /**
+   * A batch of vectors for {@code capacity} rows, each allocated once: sized by {@code sizing}
+   * where it measured the rows, else for the row count with Arrow's per-value defaults.
+   */
+  private VectorSchemaRoot newRoot(List<String> fields, int capacity, Sizing sizing) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (String name : fields) {
-        FieldVector v = schema.fields().get(schema.fieldIndex(name)).createVector(allocator);
+        int field = schema.fieldIndex(name);
+        FieldVector v = schema.fields().get(field).createVector(allocator);
         vectors.add(v);
-        v.setInitialCapacity(initialCapacity(v.getField(), capacity));
+        if (sizing == null || !sizing.presize(field, v, capacity)) {
+          v.setInitialCapacity(initialCapacity(v.getField(), capacity));
+        }
         v.allocateNew();
       }
     } catch (RuntimeException e) {
@@ -892,8 +944,8 @@ public final class FileReader implements AutoCloseable {
     return b;
   }
 
-  VectorSchemaRoot newBatch(List<String> fields, int capacity) {
-    return newRoot(fields, capacity);
+  VectorSchemaRoot newBatch(List<String> fields, int capacity, Sizing sizing) {
+    return newRoot(fields, capacity, sizing);
   }
 
   ColumnReader.Target targetFor(ColumnSpec spec, VectorSchemaRoot root) {

@@ -1,5 +1,6 @@
 package dev.riffle.format;
 
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.EOFException;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -49,6 +51,31 @@ public final class ScanCursor implements AutoCloseable {
   private final int batchRows;
   private final int[] loadedPage;
   private final ByteBuffer[] pageBuffers;
+
+  /** The pooled buffer each column's loaded page lies in (null: not pooled). */
+  private final ByteBuffer[] pageBases;
+
+  /**
+   * Page buffers free for the next reads. A page's buffer comes back here once the cursor has moved
+   * past the page and decoded every row it needed from it; buffers of reads withdrawn or dropped
+   * are left to the garbage collector, since a read already running may still be writing into them.
+   * Reusing them saves clearing a fresh megabyte per page, and direct ones (for sources that prefer
+   * them) save the JDK's copy through a temporary direct buffer.
+   */
+  private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+
+  private final boolean direct;
+
+  /**
+   * The size of every pooled buffer: the largest page of the scanned columns, so that any buffer
+   * fits any page; 0 when that is above {@link #MAX_POOLED_PAGE} (pages are then read into fresh
+   * heap buffers, as without a pool).
+   */
+  private final int pooledBytes;
+
+  /** Largest page read into pooled buffers. */
+  private static final long MAX_POOLED_PAGE = 8L << 20;
+
   private final ArrayDeque<Fetch>[] ahead;
   private final long[] aheadBytesPending;
   private int aheadPages = AHEAD_PAGES;
@@ -65,6 +92,16 @@ public final class ScanCursor implements AutoCloseable {
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
+    this.pageBases = new ByteBuffer[columns.length];
+    this.direct = reader.source().prefersDirectBuffers();
+    long largest = 0;
+    for (ColumnReader col : columns) {
+      for (PageInfo p : col.pages) {
+        largest = Math.max(largest, p.byteLength());
+      }
+    }
+    this.pooledBytes =
+        largest <= MAX_POOLED_PAGE ? (int) FileLayout.alignToSector(Math.max(1, largest)) : 0;
     this.ahead = new ArrayDeque[columns.length];
     for (int c = 0; c < columns.length; c++) {
       ahead[c] = new ArrayDeque<>();
@@ -102,41 +139,125 @@ public final class ScanCursor implements AutoCloseable {
       return null;
     }
     int n = (int) Math.min(batchRows, total - nextRow);
-    VectorSchemaRoot root = reader.newBatch(fields, n);
+    VectorSchemaRoot root = null;
     try {
+      // First the pages of the batch, so that wide rows can be measured and every result buffer
+      // allocated once at its final size; then the decoding.
+      List<List<Segment>> segments = new ArrayList<>(columns.length);
+      VectorSizes[] sizes = new VectorSizes[columns.length];
+      List<ByteBuffer> retired = new ArrayList<>();
+      for (int c = 0; c < columns.length; c++) {
+        List<Segment> list = segmentsOf(c, n, retired);
+        segments.add(list);
+        ColumnReader col = columns[c];
+        if (col.sizedByData()) {
+          VectorSizes s = col.newSizes();
+          boolean measured = true;
+          for (int i = 0; i < list.size() && measured; i++) {
+            Segment g = list.get(i);
+            measured = col.measurePageRows(g.page, g.bytes, g.from, g.count, s);
+          }
+          sizes[c] = measured ? s : null;
+        }
+      }
+      root = reader.newBatch(fields, n, reader.sizing(columns, sizes));
       for (int c = 0; c < columns.length; c++) {
         ColumnReader col = columns[c];
         ColumnReader.Target target = reader.targetFor(col.spec, root);
-        long row = nextRow;
-        long end = nextRow + n;
-        while (row < end) {
-          int p = col.pageOf(row);
-          if (loadedPage[c] != p) {
-            pageBuffers[c] = null;
-            loadedPage[c] = -1;
-            pageBuffers[c] = load(c, p);
-            loadedPage[c] = p;
-          }
-          PageInfo page = col.pages[p];
-          int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
-          col.decodePageRows(
-              p,
-              pageBuffers[c],
-              (int) (row - page.firstRow()),
-              count,
-              target,
-              (int) (row - nextRow));
-          row += count;
+        for (Segment g : segments.get(c)) {
+          col.decodePageRows(g.page, g.bytes, g.from, g.count, target, g.out);
         }
       }
       reader.finishBatch(root, n, fields.size());
       nextRow += n;
+      recycle(retired);
       return root;
     } catch (IOException | RuntimeException e) {
-      root.close();
+      if (root != null) {
+        root.close();
+      }
       dropAhead();
       throw e;
     }
+  }
+
+  /** Rows [from, from + count) of a page, to be decoded into batch rows from {@code out}. */
+  private static final class Segment {
+    final int page;
+    final ByteBuffer bytes;
+    final int from;
+    final int count;
+    final int out;
+
+    Segment(int page, ByteBuffer bytes, int from, int count, int out) {
+      this.page = page;
+      this.bytes = bytes;
+      this.from = from;
+      this.count = count;
+      this.out = out;
+    }
+  }
+
+  /**
+   * Loads the pages of column {@code c} that hold the next {@code n} rows; the pooled buffers of
+   * pages left behind go to {@code retired}.
+   */
+  private List<Segment> segmentsOf(int c, int n, List<ByteBuffer> retired) throws IOException {
+    ColumnReader col = columns[c];
+    List<Segment> list = new ArrayList<>(2);
+    long row = nextRow;
+    long end = nextRow + n;
+    while (row < end) {
+      int p = col.pageOf(row);
+      if (loadedPage[c] != p) {
+        if (pageBases[c] != null) {
+          retired.add(pageBases[c]);
+        }
+        pageBuffers[c] = null;
+        pageBases[c] = null;
+        loadedPage[c] = -1;
+        Fetch f = load(c, p);
+        pageBuffers[c] = f.page();
+        pageBases[c] = f.base;
+        loadedPage[c] = p;
+      }
+      PageInfo page = col.pages[p];
+      int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
+      list.add(
+          new Segment(
+              p, pageBuffers[c], (int) (row - page.firstRow()), count, (int) (row - nextRow)));
+      row += count;
+    }
+    return list;
+  }
+
+  /**
+   * Returns to the pool the buffers of pages this batch left behind: a scan only moves forward, so
+   * no later batch reads them, and every row this batch needed from them is decoded by now.
+   */
+  private void recycle(List<ByteBuffer> retired) {
+    for (ByteBuffer b : retired) {
+      if (free.size() < MAX_FREE) {
+        free.add(b);
+      }
+    }
+  }
+
+  /** Free page buffers kept per cursor at most. */
+  private static final int MAX_FREE = 16;
+
+  /** A pooled buffer (a free one or a new one), or null where pages are not pooled. */
+  private ByteBuffer buffer() {
+    if (pooledBytes == 0) {
+      return null;
+    }
+    ByteBuffer b = free.pollFirst();
+    if (b != null) {
+      return b;
+    }
+    return direct
+        ? dev.riffle.format.io.IoEngine.allocateAligned(pooledBytes, FileLayout.SECTOR_BYTES)
+        : ByteBuffer.allocate(pooledBytes);
   }
 
   /**
@@ -153,7 +274,9 @@ public final class ScanCursor implements AutoCloseable {
   private void release() {
     dropAhead();
     java.util.Arrays.fill(pageBuffers, null);
+    java.util.Arrays.fill(pageBases, null);
     java.util.Arrays.fill(loadedPage, -1);
+    free.clear();
   }
 
   private void dropAhead() {
@@ -166,8 +289,11 @@ public final class ScanCursor implements AutoCloseable {
     }
   }
 
-  /** Page {@code p} of column {@code c}, checksummed and counted, and schedules the next ones. */
-  private ByteBuffer load(int c, int p) throws IOException {
+  /**
+   * Page {@code p} of column {@code c}, checksummed and counted (in the returned fetch), and
+   * schedules the next ones.
+   */
+  private Fetch load(int c, int p) throws IOException {
     ColumnReader col = columns[c];
     ArrayDeque<Fetch> queue = ahead[c];
     Fetch hit = null;
@@ -181,16 +307,19 @@ public final class ScanCursor implements AutoCloseable {
       // Not sequential (cannot happen in a forward scan): forget what was read ahead.
       f.cancel();
     }
-    ByteBuffer b;
+    Fetch f;
     if (hit != null) {
-      b = hit.await(reader.stats());
+      f = hit;
+      f.await(reader.stats());
     } else if (aheadPages == 0) {
-      b = reader.readPage(col, p);
+      f = new Fetch(reader.source(), col, p, null);
+      f.done(reader.readPage(col, p));
     } else {
-      b = new Fetch(reader.source(), col, p).await(reader.stats());
+      f = new Fetch(reader.source(), col, p, buffer());
+      f.await(reader.stats());
     }
     scheduleAhead(c, p);
-    return b;
+    return f;
   }
 
   private void scheduleAhead(int c, int p) {
@@ -202,7 +331,7 @@ public final class ScanCursor implements AutoCloseable {
       if (aheadBytesPending[c] + bytes > aheadBytes) {
         return;
       }
-      Fetch f = new Fetch(reader.source(), col, next);
+      Fetch f = new Fetch(reader.source(), col, next, buffer());
       queue.addLast(f);
       aheadBytesPending[c] += bytes;
       Pool.submit(f);
@@ -257,6 +386,11 @@ public final class ScanCursor implements AutoCloseable {
     final int page;
     final long offset;
     final long length;
+
+    /** The pooled buffer the page is read into, or null for a fresh heap buffer. */
+    final ByteBuffer base;
+
+    private ByteBuffer result;
     private final AtomicInteger state = new AtomicInteger(QUEUED);
     private final CountDownLatch done = new CountDownLatch(1);
     // Written before done.countDown(), read after done.await().
@@ -264,10 +398,11 @@ public final class ScanCursor implements AutoCloseable {
     private boolean read;
     private Throwable failure;
 
-    Fetch(RandomAccessSource source, ColumnReader col, int page) {
+    Fetch(RandomAccessSource source, ColumnReader col, int page, ByteBuffer base) {
       this.source = source;
       this.col = col;
       this.page = page;
+      this.base = base;
       PageInfo info = col.pages[page];
       this.offset = info.offset();
       this.length = info.byteLength();
@@ -302,7 +437,13 @@ public final class ScanCursor implements AutoCloseable {
         throw new CorruptFileException(
             resource, offset, "read of " + length + " bytes is too large");
       }
-      ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+      // A new buffer instance per read, even in a pooled buffer: the per-thread memo of the last
+      // checked sector (ColumnReader) matches buffer instances, never stale bytes.
+      ByteBuffer b =
+          base == null
+              ? ByteBuffer.allocate((int) length)
+              : base.duplicate().clear().limit((int) length).slice();
+      b.order(ByteOrder.LITTLE_ENDIAN);
       try {
         source.readFully(offset, b);
       } catch (EOFException e) {
@@ -360,9 +501,19 @@ public final class ScanCursor implements AutoCloseable {
         throw new IOException(t);
       }
       stats.round();
-      ByteBuffer b = bytes;
+      result = bytes;
       bytes = null;
-      return b;
+      return result;
+    }
+
+    /** The page this fetch delivered. */
+    ByteBuffer page() {
+      return result;
+    }
+
+    /** Records a page read elsewhere ({@link FileReader#readPage}) as this fetch's result. */
+    void done(ByteBuffer b) {
+      result = b;
     }
   }
 }

@@ -7,10 +7,11 @@ package dev.riffle.format;
  * <pre>
  * 0    u16 rowCount n (1..MAX_ROWS)
  * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS
- * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header)
+ * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header),
+ *          bit1 FLAG_ZSTD (1.1: the payload below is one zstd frame)
  * 4    u8  bitWidth (CODEC_FOR, 0..64; else 0)
  * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; else 0)
- * 6    u16 reserved (0)
+ * 6    u16 frameLength (FLAG_ZSTD: bytes of the frame at 16, 1..4076; else 0)
  * 8    u64 reference (CODEC_FOR: value = reference + packed, modulo 2^64; else 0)
  * 16   validity bitmap, ceil(n / 8) bytes, if FLAG_VALIDITY; only valid rows have values
  *      values: FLAT  — valid × valueWidth bytes
@@ -19,6 +20,11 @@ package dev.riffle.format;
  *      zero padding
  * 4092 u32 crc32c of bytes [0, 4092)
  * </pre>
+ *
+ * With FLAG_ZSTD the bytes from 16 are a zstd frame that inflates to the payload (bitmap and values
+ * as above, at most MAX_ZSTD_PAYLOAD_BYTES), read as if it stood at offset 16 of a sector that ends
+ * where the payload ends; RECORDS payloads hold record lengths where plain sectors hold offsets
+ * (offsets[i] - offsets[i-1] for i >= 1), restored by prefix sums on read.
  */
 public final class SectorLayout {
   private SectorLayout() {}
@@ -28,6 +34,7 @@ public final class SectorLayout {
   public static final int FLAGS_OFFSET = 3;
   public static final int BIT_WIDTH_OFFSET = 4;
   public static final int VALUE_WIDTH_OFFSET = 5;
+  public static final int FRAME_LENGTH_OFFSET = 6;
   public static final int REFERENCE_OFFSET = 8;
   public static final int HEADER_BYTES = 16;
   public static final int CRC_OFFSET = FileLayout.SECTOR_BYTES - 4;
@@ -40,6 +47,15 @@ public final class SectorLayout {
   public static final int CODEC_RECORDS = 2;
 
   public static final int FLAG_VALIDITY = 1;
+
+  /** Format 1.1: the payload is a zstd frame. */
+  public static final int FLAG_ZSTD = 2;
+
+  /**
+   * Largest payload a compressed sector may inflate to: header and payload then span at most 64
+   * KiB, the reach of the u16 record offsets, and one reused buffer per thread holds any sector.
+   */
+  public static final int MAX_ZSTD_PAYLOAD_BYTES = 65536 - HEADER_BYTES;
 
   /** Cap on rows per sector (all-null or constant values would otherwise pack without limit). */
   public static final int MAX_ROWS = 32768;

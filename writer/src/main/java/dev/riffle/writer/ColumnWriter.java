@@ -39,6 +39,9 @@ final class ColumnWriter {
   private final int pageBytes;
   private final int zstdLevel;
 
+  /** zstd level of compressed sectors, 0 for none. */
+  private final int sectorZstdLevel;
+
   private final PageRows rows = new PageRows();
   private final ByteSink page = new ByteSink(64 * 1024);
   private final ByteSink entries = new ByteSink(1024);
@@ -48,6 +51,7 @@ final class ColumnWriter {
   private long dataBytes;
 
   /**
+   * @param sectorZstd whether sectors may be compressed (at {@code zstdLevel})
    * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
    */
   ColumnWriter(
@@ -55,10 +59,12 @@ final class ColumnWriter {
       ColumnSpec spec,
       int pageBytes,
       int zstdLevel,
+      boolean sectorZstd,
       DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
     this.zstdLevel = zstdLevel;
+    this.sectorZstdLevel = sectorZstd ? zstdLevel : 0;
     if (spec.group()) {
       group = Codecs.forGroup(schema, spec);
       codec = null;
@@ -154,8 +160,8 @@ final class ColumnWriter {
       case ColumnLayout.LAYOUT_SECTORS:
         index =
             fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH
-                ? SectorEncoder.encodeFixed(rows, width, signedness, page)
-                : SectorEncoder.encodeRecords(rows, page);
+                ? SectorEncoder.encodeFixed(rows, width, signedness, sectorZstdLevel, page)
+                : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:
         int recordBytes = rows.recordEnd(0);

@@ -44,6 +44,7 @@ public final class FileWriter implements AutoCloseable {
   private final Path target;
   private long rowCount;
   private boolean finished;
+  private final int versionMinor;
   private boolean failed;
 
   private FileWriter(
@@ -63,6 +64,7 @@ public final class FileWriter implements AutoCloseable {
     this.channel = channel;
     this.temp = temp;
     this.target = target;
+    this.versionMinor = options.versionMinor();
     for (var spec : schema.columns()) {
       int c = columns.size();
       columns.add(
@@ -71,13 +73,14 @@ public final class FileWriter implements AutoCloseable {
               spec,
               options.pageBytes(),
               options.zstdLevel(),
+              options.sectorZstd(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
     head.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);
     head.putShort(FileLayout.VERSION_MAJOR);
-    head.putShort(FileLayout.VERSION_MINOR);
+    head.putShort(versionMinor);
     out.write(head.array(), 0, head.length());
     out.alignToSector();
   }
@@ -339,7 +342,7 @@ public final class FileWriter implements AutoCloseable {
       f.putInt(0);
       f.putLong(rowCount);
       f.putShort(FileLayout.VERSION_MAJOR);
-      f.putShort(FileLayout.VERSION_MINOR);
+      f.putShort(versionMinor);
       f.putInt(crc(schemaBytes, schemaBytes.length));
       f.putInt(crc(d.array(), d.length()));
       f.putInt(crc(f.array(), f.length()));

@@ -229,10 +229,29 @@ class CorruptionTest {
                     f("dec128", new ArrowType.Decimal(38, 5, 128)))),
             List.of(),
             300));
+    // Compressible values: compressed sectors (format 1.1).
+    c.add(
+        new TypeCase(
+            "sectors_zstd",
+            new Schema(
+                List.of(
+                    f("text_s", utf8),
+                    f("rep_f64", f64),
+                    f("text_list", ArrowType.List.INSTANCE, f("item", utf8)))),
+            List.of(),
+            900));
     return c;
   }
 
-  /** Writes {@code rows} random rows of a case (4 KiB pages) into memory. */
+  /**
+   * 4 KiB pages, so that small files have several; 6 KiB for compressed sectors, which need more
+   * rows in a page than one plain sector holds.
+   */
+  static int pageBytes(TypeCase c) {
+    return c.name.equals("sectors_zstd") ? 6 * 1024 : PAGE_BYTES;
+  }
+
+  /** Writes {@code rows} random rows of a case (see {@link #pageBytes}) into memory. */
   static byte[] writeFile(TypeCase c, int rows, long seed, double nullRate, BufferAllocator a)
       throws IOException {
     DictionaryProvider.MapDictionaryProvider provider =
@@ -247,7 +266,7 @@ class CorruptionTest {
         }
       }
       WriterOptions options =
-          WriterOptions.defaults().withPageBytes(PAGE_BYTES).withColumnGroups(c.groups);
+          WriterOptions.defaults().withPageBytes(pageBytes(c)).withColumnGroups(c.groups);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

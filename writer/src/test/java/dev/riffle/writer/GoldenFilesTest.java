@@ -64,7 +64,8 @@ class GoldenFilesTest {
   }
 
   static Stream<Golden> goldens() {
-    WriterOptions small = WriterOptions.defaults().withPageBytes(4096);
+    // The 1.0 files: written without compressed sectors, so they stay byte for byte what 1.0 wrote.
+    WriterOptions small = WriterOptions.defaults().withPageBytes(4096).withCompressSectors(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
     return Stream.of(
@@ -189,7 +190,21 @@ class GoldenFilesTest {
                     TypeCase.f("fsb", new ArrowType.FixedSizeBinary(12)))),
             300,
             0.1,
-            small));
+            small),
+        // 1.1: compressed sectors of records (text, lists of text) and of flat values.
+        new Golden(
+            "sectors-zstd",
+            new Schema(
+                List.of(
+                    TypeCase.f("text_s", UTF8),
+                    TypeCase.f(
+                        "rep_f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                    TypeCase.f("text_list", ArrowType.List.INSTANCE, TypeCase.f("item", UTF8)))),
+            700,
+            0.1,
+            // Pages of 64 KiB: a 4 KiB page holds about one plain sector of rows, too few to fill
+            // a compressed one.
+            small.withCompressSectors(true).withPageBytes(64 * 1024)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -215,6 +230,12 @@ class GoldenFilesTest {
         if (g.name().startsWith(layout)) {
           assertThat(layouts).as("%s covers the %s layout", g.name(), layout).contains(layout);
         }
+      }
+      assertThat(reader.formatVersion()).isEqualTo(g.options().sectorZstd() ? "1.1" : "1.0");
+    }
+    if (g.name().equals("sectors-zstd")) {
+      for (int[] kinds : SectorZstdTest.sectorKinds(committed, allocator)) {
+        assertThat(kinds[1]).as("compressed sectors in every column of %s", g.name()).isPositive();
       }
     }
     assertThat(Files.readAllBytes(fresh))

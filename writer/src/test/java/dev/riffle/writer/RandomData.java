@@ -26,7 +26,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Field-name prefixes steer the values: {@code small_} integers in a narrow range (so frame of
  * reference packing applies), {@code long_} strings of 1.5–6 KiB (zipped pages), {@code zstd_}
- * compressible binaries of 3–6 KiB.
+ * compressible binaries of 3–6 KiB, {@code text_} short strings over 16 letters and {@code rep_}
+ * fixed-width values drawn from four (both compress well, so they go to compressed sectors).
  */
 final class RandomData {
   private RandomData() {}
@@ -72,7 +73,12 @@ final class RandomData {
         f.reAlloc();
       }
       byte[] b = new byte[w];
-      r.nextBytes(b);
+      if (style.startsWith("rep_")) {
+        // One of four fixed patterns, the same for every row of the field.
+        new SplittableRandom(style.hashCode() * 31L + r.nextInt(4)).nextBytes(b);
+      } else {
+        r.nextBytes(b);
+      }
       f.getDataBuffer().setBytes((long) i * w, b);
       BitVectorHelper.setBit(f.getValidityBuffer(), i);
     } else if (v instanceof VariableWidthFieldVector) {
@@ -84,6 +90,11 @@ final class RandomData {
         byte[] word = ascii(r, 7);
         for (int k = 0; k < b.length; k++) {
           b[k] = word[k % word.length];
+        }
+      } else if (style.startsWith("text_")) {
+        b = new byte[8 + r.nextInt(17)];
+        for (int k = 0; k < b.length; k++) {
+          b[k] = (byte) ('a' + r.nextInt(16));
         }
       } else {
         b = ascii(r, r.nextInt(25));

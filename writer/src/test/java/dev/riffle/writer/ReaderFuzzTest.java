@@ -9,6 +9,7 @@ import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.PageInfo;
+import dev.riffle.format.SectorLayout;
 import dev.riffle.writer.CorruptionTest.BytesSource;
 import dev.riffle.writer.CorruptionTest.KnownBug;
 import dev.riffle.writer.CorruptionTest.Observer;
@@ -220,6 +221,49 @@ class ReaderFuzzTest {
       Files.write(BUGS.resolve("zstd-damaged-frame.riffle"), zstdBug(a, zipVar));
       Files.write(BUGS.resolve("huge-fixed-size-list.riffle"), hugeFixedSizeList(zipFixed));
     }
+  }
+
+  /**
+   * Adds the compressed-sector inputs (format 1.1) to the corpus without touching the others:
+   * {@code mvn -pl writer test -Dtest=ReaderFuzzTest#regenerateSectorZstdCorpus
+   * -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateSectorZstdCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      List<TypeCase> cases = CorruptionTest.fileCases();
+      TypeCase zstd = cases.get(cases.size() - 1);
+      assertThat(zstd.name).isEqualTo("sectors_zstd");
+      byte[] valid = write(a, zstd, 250, 0x5eed);
+      save("valid-sectors-zstd", valid);
+      save("truncated-sectors-zstd", Arrays.copyOf(valid, valid.length / 2));
+      int page = firstCompressedSector(a, valid);
+      byte[] flipped = flip(valid, page + SectorLayout.HEADER_BYTES + 20, 0x21);
+      CorruptionTest.repairChecksums(flipped);
+      save("flipped-frame-crc-repaired-sectors-zstd", flipped);
+      byte[] length = flip(valid, page + SectorLayout.FRAME_LENGTH_OFFSET, 0x03);
+      CorruptionTest.repairChecksums(length);
+      save("frame-length-crc-repaired-sectors-zstd", length);
+    }
+  }
+
+  private static int firstCompressedSector(BufferAllocator a, byte[] b) throws IOException {
+    try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
+      for (int c = 0; c < r.schema().columns().size(); c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() != ColumnLayout.LAYOUT_SECTORS) {
+            continue;
+          }
+          for (long at = p.offset(); at < p.offset() + p.byteLength(); at += 4096) {
+            if ((b[(int) at + SectorLayout.FLAGS_OFFSET] & SectorLayout.FLAG_ZSTD) != 0) {
+              return (int) at;
+            }
+          }
+        }
+      }
+    }
+    throw new AssertionError("no compressed sector");
   }
 
   private static byte[] write(BufferAllocator a, TypeCase c, int rows, long seed)

@@ -48,6 +48,26 @@ final class BinaryCodec extends ValueCodec {
     in.take(whole ? in.remaining() : in.varint(MAX_VALUE_BYTES));
   }
 
+  @Override
+  public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+    int n = whole ? in.remaining() : (int) in.varint(MAX_VALUE_BYTES);
+    in.take(n);
+    s.values++;
+    s.bytes += n;
+  }
+
+  @Override
+  public boolean measureInflated(long size, VectorSizes s) {
+    s.values++;
+    s.bytes += size;
+    return true;
+  }
+
+  @Override
+  public void presize(FieldVector v, VectorSizes s) {
+    s.sizeVariable(v);
+  }
+
   static boolean handles(FieldVector v) {
     return v instanceof BaseVariableWidthVector || v instanceof BaseLargeVariableWidthVector;
   }

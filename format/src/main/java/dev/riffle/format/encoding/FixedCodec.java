@@ -61,6 +61,18 @@ final class FixedCodec extends ValueCodec {
     in.take((long) count * width);
   }
 
+  @Override
+  public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+    in.take(width);
+    s.values++;
+  }
+
+  @Override
+  public void measureRun(RecordInput in, int count, VectorSizes s) throws CorruptFileException {
+    in.take((long) count * width);
+    s.values += count;
+  }
+
   static void ensureCapacity(BaseFixedWidthVector v, int slots) {
     while (v.getValueCapacity() < slots) {
       v.reAlloc();

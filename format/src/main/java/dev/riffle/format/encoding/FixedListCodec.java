@@ -70,6 +70,41 @@ final class FixedListCodec extends ValueCodec {
   }
 
   @Override
+  public VectorSizes newSizes() {
+    return new VectorSizes(items.newSizes());
+  }
+
+  @Override
+  public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+    s.values++;
+    ListCodec.measureItems(items, itemsNullable, in, s.children[0], listSize);
+  }
+
+  @Override
+  public void measureRun(RecordInput in, int count, VectorSizes s) throws CorruptFileException {
+    if (fixedWidth() > 0) {
+      in.take((long) fixedWidth() * count);
+      addFixed(s, count);
+    } else {
+      super.measureRun(in, count, s);
+    }
+  }
+
+  @Override
+  public void addFixed(VectorSizes s, long count) {
+    s.values += count;
+    items.addFixed(s.children[0], count * listSize);
+  }
+
+  @Override
+  public void presize(FieldVector v, VectorSizes s) {
+    v.setInitialCapacity(s.slots());
+    // Every list slot, null or not, has listSize item slots.
+    s.children[0].values = s.values * listSize;
+    items.presize(((FixedSizeListVector) v).getDataVector(), s.children[0]);
+  }
+
+  @Override
   public void skipRun(RecordInput in, int count) throws CorruptFileException {
     if (fixedWidth() > 0) {
       in.take((long) fixedWidth() * count);

@@ -86,6 +86,19 @@ final class ListCodec extends ValueCodec {
     }
   }
 
+  /** Measures n items as {@link #decodeItems} would decode them. */
+  static void measureItems(ValueCodec items, boolean nullable, RecordInput in, VectorSizes s, int n)
+      throws CorruptFileException {
+    if (!nullable) {
+      items.measureRun(in, n, s);
+      return;
+    }
+    int bitmap = Bitmaps.read(in, n);
+    int valid = Bitmaps.rank(in.buffer(), bitmap, n);
+    items.measureRun(in, valid, s);
+    s.values += n - valid;
+  }
+
   static void skipItems(ValueCodec items, boolean nullable, RecordInput in, int n)
       throws CorruptFileException {
     if (!nullable) {
@@ -132,5 +145,28 @@ final class ListCodec extends ValueCodec {
   @Override
   public void skip(RecordInput in, boolean whole) throws CorruptFileException {
     skipItems(items, itemsNullable, in, readCount(in));
+  }
+
+  @Override
+  public VectorSizes newSizes() {
+    return new VectorSizes(items.newSizes());
+  }
+
+  @Override
+  public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+    int n = readCount(in);
+    s.values++;
+    measureItems(items, itemsNullable, in, s.children[0], n);
+  }
+
+  @Override
+  public void presize(FieldVector v, VectorSizes s) {
+    // Sets the offsets and validity for the slots, and a default for the items, replaced next.
+    v.setInitialCapacity(s.slots());
+    FieldVector child =
+        v instanceof LargeListVector
+            ? ((LargeListVector) v).getDataVector()
+            : ((BaseRepeatedValueVector) v).getDataVector();
+    items.presize(child, s.children[0]);
   }
 }

@@ -5,47 +5,149 @@ import static dev.riffle.format.SectorLayout.CODEC_FOR;
 import static dev.riffle.format.SectorLayout.CODEC_RECORDS;
 import static dev.riffle.format.SectorLayout.CRC_OFFSET;
 import static dev.riffle.format.SectorLayout.FLAG_VALIDITY;
+import static dev.riffle.format.SectorLayout.FLAG_ZSTD;
 import static dev.riffle.format.SectorLayout.HEADER_BYTES;
 import static dev.riffle.format.SectorLayout.MAX_ROWS;
+import static dev.riffle.format.SectorLayout.MAX_ZSTD_PAYLOAD_BYTES;
 import static dev.riffle.format.SectorLayout.PAYLOAD_BYTES;
 
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.SectorLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
  * Packs a page's rows into self-contained 4 KiB sectors ({@link SectorLayout}). Packing is greedy:
  * a sector takes rows while its encoding still fits, so no value ever straddles a sector and one
  * aligned read serves any row.
+ *
+ * <p>With a zstd level, a sector may instead hold its payload as one zstd frame (FORMAT.md §5.1,
+ * 1.1), packing more rows into the same 4 KiB: chosen only when that holds at least a quarter more
+ * rows than the plain greedy sector (see {@link #worthCompressing}), because every random read of
+ * such a sector pays an inflate.
  */
 public final class SectorEncoder {
   private SectorEncoder() {}
+
+  /**
+   * A compressed sector is written only if it holds at least {@code n + ceil(n / 4)} rows, where
+   * {@code n} is what the plain greedy sector holds: each read of it inflates up to 64 KiB, which
+   * is worth it only for a real gain in bytes per row (text, repetitive values), not for a few
+   * percent.
+   */
+  static int worthCompressing(int plainRows) {
+    return plainRows + (plainRows + 3) / 4;
+  }
+
+  /** The most zstd frames tried per sector while looking for the largest row count that fits. */
+  static final int MAX_TRIES = 6;
+
+  /** Encodes fixed-width values without compressed sectors (the 1.0 form). */
+  public static LongList encodeFixed(PageRows rows, int width, int signedness, ByteSink out) {
+    return encodeFixed(rows, width, signedness, 0, out);
+  }
 
   /**
    * Encodes fixed-width values (each valid record is {@code width} little-endian bytes). Integer
    * kinds ({@code signedness} 0 or 1) use frame-of-reference bit packing per sector when it is
    * smaller than the flat form.
    *
+   * @param zstdLevel level of compressed sectors, 0 for none
    * @return the first row of each sector, relative to the page
    */
-  public static LongList encodeFixed(PageRows rows, int width, int signedness, ByteSink out) {
-    LongList firstRows = new LongList();
-    byte[] data = rows.array();
-    long[] packed = new long[MAX_ROWS];
-    int row = 0;
-    int valid = 0;
-    while (row < rows.rowCount()) {
-      int first = row;
-      int firstValid = valid;
+  public static LongList encodeFixed(
+      PageRows rows, int width, int signedness, int zstdLevel, ByteSink out) {
+    return new Packer(rows, width, signedness, zstdLevel).run(out);
+  }
+
+  /** Encodes variable-size records without compressed sectors (the 1.0 form). */
+  public static LongList encodeRecords(PageRows rows, ByteSink out) {
+    return encodeRecords(rows, 0, out);
+  }
+
+  /**
+   * Encodes variable-size records; every record must be at most {@link
+   * SectorLayout#MAX_RECORD_BYTES}.
+   *
+   * @param zstdLevel level of compressed sectors, 0 for none
+   */
+  public static LongList encodeRecords(PageRows rows, int zstdLevel, ByteSink out) {
+    return new Packer(rows, -1, -1, zstdLevel).run(out);
+  }
+
+  /** The payload (bitmap and values) of a run of rows, as it follows a sector's header. */
+  private static final class Payload {
+    final ByteBuffer buf =
+        ByteBuffer.allocate(MAX_ZSTD_PAYLOAD_BYTES + 8).order(ByteOrder.LITTLE_ENDIAN);
+    int length;
+    int valid;
+    boolean nulls;
+    int codec;
+    int bitWidth;
+    int valueWidth;
+    long reference;
+
+    /** RECORDS: where the u16 offsets start in {@link #buf}. */
+    int offsetsAt;
+  }
+
+  private static final class Packer {
+    private final PageRows rows;
+    private final byte[] data;
+    private final int width;
+    private final int signedness;
+    private final int zstdLevel;
+    private final boolean values;
+    private final Payload payload = new Payload();
+    private long[] packed;
+    private ZstdCompressCtx zstd;
+    private byte[] frame;
+
+    /** {@code width} -1: records; else fixed-width values. */
+    Packer(PageRows rows, int width, int signedness, int zstdLevel) {
+      this.rows = rows;
+      this.data = rows.array();
+      this.width = width;
+      this.signedness = signedness;
+      this.zstdLevel = zstdLevel;
+      this.values = width > 0;
+    }
+
+    LongList run(ByteSink out) {
+      LongList firstRows = new LongList();
+      int row = 0;
+      int valid = 0;
+      while (row < rows.rowCount()) {
+        int n = values ? plainValueRows(row, valid) : plainRecordRows(row, valid);
+        int m = zstdLevel > 0 ? compressedRows(row, valid, n) : 0;
+        firstRows.add(row);
+        int taken;
+        if (m > 0) {
+          build(row, valid, m);
+          writeCompressed(out, m);
+          taken = m;
+        } else {
+          build(row, valid, n);
+          writePlain(out, n);
+          taken = n;
+        }
+        valid += payload.valid;
+        row += taken;
+      }
+      return firstRows;
+    }
+
+    /** Rows of the greedy plain value sector starting at {@code row}. */
+    private int plainValueRows(int row, int valid) {
       int n = 0;
       int nv = 0;
       boolean nulls = false;
       long min = 0;
       long max = 0;
-      int bitWidth = 0;
-      boolean useFor = false;
       while (row < rows.rowCount() && n < MAX_ROWS) {
         boolean isValid = rows.isValid(row);
         boolean nulls2 = nulls || !isValid;
@@ -67,9 +169,10 @@ public final class SectorEncoder {
         }
         int bitmap = nulls2 ? Bitmaps.bytes(n + 1) : 0;
         long flatBytes = (long) nv2 * width;
-        int bw2 = signedness >= 0 ? BitPacking.bitWidth(max2 - min2) : 64;
-        long forBytes = signedness >= 0 ? BitPacking.packedBytes(nv2, bw2) : Long.MAX_VALUE;
-        boolean for2 = forBytes < flatBytes;
+        long forBytes =
+            signedness >= 0
+                ? BitPacking.packedBytes(nv2, BitPacking.bitWidth(max2 - min2))
+                : Long.MAX_VALUE;
         if (n > 0 && bitmap + Math.min(flatBytes, forBytes) > PAYLOAD_BYTES) {
           break;
         }
@@ -78,66 +181,16 @@ public final class SectorEncoder {
         nulls = nulls2;
         min = min2;
         max = max2;
-        bitWidth = bw2;
-        useFor = for2;
         if (isValid) {
           valid++;
         }
         row++;
       }
-      firstRows.add(first);
-      int base = out.reserve(FileLayout.SECTOR_BYTES);
-      ByteBuffer s =
-          ByteBuffer.wrap(out.array(), base, FileLayout.SECTOR_BYTES)
-              .slice()
-              .order(ByteOrder.LITTLE_ENDIAN);
-      for (int i = 0; i < FileLayout.SECTOR_BYTES; i += 8) {
-        s.putLong(i, 0L);
-      }
-      s.putShort(SectorLayout.ROW_COUNT_OFFSET, (short) n);
-      s.put(SectorLayout.CODEC_OFFSET, (byte) (useFor ? CODEC_FOR : CODEC_FLAT));
-      s.put(SectorLayout.FLAGS_OFFSET, (byte) (nulls ? FLAG_VALIDITY : 0));
-      s.put(SectorLayout.BIT_WIDTH_OFFSET, (byte) (useFor ? bitWidth : 0));
-      s.put(SectorLayout.VALUE_WIDTH_OFFSET, (byte) width);
-      s.putLong(SectorLayout.REFERENCE_OFFSET, useFor ? min : 0L);
-      int p = HEADER_BYTES;
-      if (nulls) {
-        for (int k = 0; k < n; k++) {
-          if (rows.isValid(first + k)) {
-            s.put(p + (k >>> 3), (byte) (s.get(p + (k >>> 3)) | (1 << (k & 7))));
-          }
-        }
-        p += Bitmaps.bytes(n);
-      }
-      if (useFor) {
-        for (int v = 0; v < nv; v++) {
-          packed[v] =
-              readValue(data, rows.recordStart(firstValid + v), width, signedness == 1) - min;
-        }
-        s.position(p);
-        BitPacking.pack(packed, nv, bitWidth, s);
-      } else {
-        int from = rows.recordStart(firstValid);
-        s.position(p);
-        s.put(data, from, nv * width);
-      }
-      seal(s);
+      return n;
     }
-    return firstRows;
-  }
 
-  /**
-   * Encodes variable-size records; every record must be at most {@link
-   * SectorLayout#MAX_RECORD_BYTES}.
-   */
-  public static LongList encodeRecords(PageRows rows, ByteSink out) {
-    LongList firstRows = new LongList();
-    byte[] data = rows.array();
-    int row = 0;
-    int valid = 0;
-    while (row < rows.rowCount()) {
-      int first = row;
-      int firstValid = valid;
+    /** Rows of the greedy plain record sector starting at {@code row}. */
+    private int plainRecordRows(int row, int valid) {
       int n = 0;
       int nv = 0;
       boolean nulls = false;
@@ -163,38 +216,220 @@ public final class SectorEncoder {
         }
         row++;
       }
-      firstRows.add(first);
-      int base = out.reserve(FileLayout.SECTOR_BYTES);
-      ByteBuffer s =
-          ByteBuffer.wrap(out.array(), base, FileLayout.SECTOR_BYTES)
-              .slice()
-              .order(ByteOrder.LITTLE_ENDIAN);
-      for (int i = 0; i < FileLayout.SECTOR_BYTES; i += 8) {
-        s.putLong(i, 0L);
+      return n;
+    }
+
+    /**
+     * The rows of a compressed sector starting at {@code row}, or 0 if none qualifies. The search
+     * is deterministic: it starts at the qualifying count {@link #worthCompressing}(n); while the
+     * last frame fitted it guesses the count that would fill the sector in proportion to the last
+     * fitting frame's size, after a frame that did not fit it bisects between the largest count
+     * that fitted and the smallest that did not; it stops after {@link #MAX_TRIES} frames or when
+     * that interval is within 1/64 of the count.
+     */
+    private int compressedRows(int row, int valid, int plainRows) {
+      int left = Math.min(rows.rowCount() - row, MAX_ROWS);
+      int need = worthCompressing(plainRows);
+      if (need > left) {
+        return 0;
       }
-      s.putShort(SectorLayout.ROW_COUNT_OFFSET, (short) n);
-      s.put(SectorLayout.CODEC_OFFSET, (byte) CODEC_RECORDS);
-      s.put(SectorLayout.FLAGS_OFFSET, (byte) (nulls ? FLAG_VALIDITY : 0));
-      int p = HEADER_BYTES;
+      int fitBytes = frameBytes(row, valid, need);
+      if (fitBytes < 0) {
+        return 0;
+      }
+      int fit = need;
+      int fail = left + 1;
+      boolean lastFitted = true;
+      for (int tries = 1; tries < MAX_TRIES && fail - fit > Math.max(1, fit / 64); tries++) {
+        long guess;
+        if (lastFitted) {
+          guess = (long) fit * PAYLOAD_BYTES / Math.max(1, fitBytes);
+        } else {
+          guess = ((long) fit + fail) / 2;
+        }
+        int m = (int) Math.max(fit + 1, Math.min(fail - 1, guess));
+        int bytes = frameBytes(row, valid, m);
+        if (bytes >= 0) {
+          fit = m;
+          fitBytes = bytes;
+          lastFitted = true;
+        } else {
+          fail = m;
+          lastFitted = false;
+        }
+      }
+      return fit;
+    }
+
+    /** The zstd frame size of the payload of {@code n} rows, or -1 if it does not fit a sector. */
+    private int frameBytes(int row, int valid, int n) {
+      if (!build(row, valid, n)) {
+        return -1;
+      }
+      int c = compress();
+      return c >= 0 && c <= PAYLOAD_BYTES ? c : -1;
+    }
+
+    /**
+     * Compresses the payload into {@link #frame}; returns its size or -1. A RECORDS payload is
+     * compressed with its offsets turned into differences (record lengths), which repeat where
+     * offsets only grow: FORMAT.md §5.1. This changes the payload, which is built anew before the
+     * next use.
+     */
+    private int compress() {
+      Payload p = payload;
+      if (p.codec == CODEC_RECORDS) {
+        ByteBuffer s = p.buf;
+        for (int v = p.valid; v > 0; v--) {
+          int at = p.offsetsAt + 2 * v;
+          s.putShort(at, (short) ((s.getShort(at) & 0xFFFF) - (s.getShort(at - 2) & 0xFFFF)));
+        }
+      }
+      if (zstd == null) {
+        zstd = new ZstdCompressCtx();
+        zstd.setLevel(zstdLevel);
+        zstd.setContentSize(true);
+        zstd.setChecksum(false);
+        frame = new byte[(int) Zstd.compressBound(MAX_ZSTD_PAYLOAD_BYTES)];
+      }
+      try {
+        return zstd.compressByteArray(
+            frame, 0, frame.length, payload.buf.array(), 0, payload.length);
+      } catch (RuntimeException e) {
+        return -1;
+      }
+    }
+
+    /**
+     * Builds the payload of rows [row, row + n) (whose first valid record is {@code valid}).
+     *
+     * @return false if it is larger than a compressed sector may inflate to
+     */
+    private boolean build(int row, int valid, int n) {
+      Payload p = payload;
+      int nv = 0;
+      boolean nulls = false;
+      long min = 0;
+      long max = 0;
+      int recordBytes = 0;
+      for (int k = 0; k < n; k++) {
+        if (!rows.isValid(row + k)) {
+          nulls = true;
+          continue;
+        }
+        int v = valid + nv;
+        if (values) {
+          if (signedness >= 0) {
+            long x = readValue(data, rows.recordStart(v), width, signedness == 1);
+            if (nv == 0) {
+              min = x;
+              max = x;
+            } else if (signedness == 1) {
+              min = Math.min(min, x);
+              max = Math.max(max, x);
+            } else {
+              min = Long.compareUnsigned(x, min) < 0 ? x : min;
+              max = Long.compareUnsigned(x, max) > 0 ? x : max;
+            }
+          }
+        } else {
+          recordBytes += rows.recordEnd(v) - rows.recordStart(v);
+        }
+        nv++;
+      }
+      int bitmap = nulls ? Bitmaps.bytes(n) : 0;
+      long size;
+      boolean useFor = false;
+      int bitWidth = 0;
+      if (values) {
+        long flat = (long) nv * width;
+        if (signedness >= 0) {
+          bitWidth = BitPacking.bitWidth(max - min);
+          useFor = BitPacking.packedBytes(nv, bitWidth) < flat;
+        }
+        size = bitmap + (useFor ? BitPacking.packedBytes(nv, bitWidth) : flat);
+      } else {
+        size = bitmap + 2L * (nv + 1) + recordBytes;
+      }
+      if (size > MAX_ZSTD_PAYLOAD_BYTES) {
+        return false;
+      }
+      ByteBuffer s = p.buf;
+      byte[] a = s.array();
+      Arrays.fill(a, 0, (int) size, (byte) 0);
+      p.length = (int) size;
+      p.valid = nv;
+      p.nulls = nulls;
+      p.codec = values ? (useFor ? CODEC_FOR : CODEC_FLAT) : CODEC_RECORDS;
+      p.bitWidth = useFor ? bitWidth : 0;
+      p.valueWidth = values ? width : 0;
+      p.reference = useFor ? min : 0L;
+      int at = 0;
       if (nulls) {
         for (int k = 0; k < n; k++) {
-          if (rows.isValid(first + k)) {
-            s.put(p + (k >>> 3), (byte) (s.get(p + (k >>> 3)) | (1 << (k & 7))));
+          if (rows.isValid(row + k)) {
+            a[k >>> 3] |= (byte) (1 << (k & 7));
           }
         }
-        p += Bitmaps.bytes(n);
+        at = bitmap;
       }
-      int from = rows.recordStart(firstValid);
-      for (int v = 0; v <= nv; v++) {
-        int end = v == 0 ? from : rows.recordEnd(firstValid + v - 1);
-        s.putShort(p + 2 * v, (short) (end - from));
+      int from = nv == 0 ? 0 : rows.recordStart(valid);
+      if (values && useFor) {
+        if (packed == null || packed.length < nv) {
+          packed = new long[Math.max(nv, 1024)];
+        }
+        for (int v = 0; v < nv; v++) {
+          packed[v] = readValue(data, rows.recordStart(valid + v), width, signedness == 1) - min;
+        }
+        s.clear().position(at);
+        BitPacking.pack(packed, nv, bitWidth, s);
+      } else if (values) {
+        System.arraycopy(data, from, a, at, nv * width);
+      } else {
+        p.offsetsAt = at;
+        for (int v = 0; v <= nv; v++) {
+          int end = v == 0 ? from : rows.recordEnd(valid + v - 1);
+          s.putShort(at + 2 * v, (short) (end - from));
+        }
+        System.arraycopy(data, from, a, at + 2 * (nv + 1), recordBytes);
       }
-      p += 2 * (nv + 1);
-      s.position(p);
-      s.put(data, from, recordBytes);
+      return true;
+    }
+
+    private ByteBuffer header(ByteSink out, int n, int flags) {
+      int base = out.reserve(FileLayout.SECTOR_BYTES);
+      byte[] a = out.array();
+      Arrays.fill(a, base, base + FileLayout.SECTOR_BYTES, (byte) 0);
+      ByteBuffer s =
+          ByteBuffer.wrap(a, base, FileLayout.SECTOR_BYTES).slice().order(ByteOrder.LITTLE_ENDIAN);
+      Payload p = payload;
+      s.putShort(SectorLayout.ROW_COUNT_OFFSET, (short) n);
+      s.put(SectorLayout.CODEC_OFFSET, (byte) p.codec);
+      s.put(SectorLayout.FLAGS_OFFSET, (byte) ((p.nulls ? FLAG_VALIDITY : 0) | flags));
+      s.put(SectorLayout.BIT_WIDTH_OFFSET, (byte) p.bitWidth);
+      s.put(SectorLayout.VALUE_WIDTH_OFFSET, (byte) p.valueWidth);
+      s.putLong(SectorLayout.REFERENCE_OFFSET, p.reference);
+      return s;
+    }
+
+    private void writePlain(ByteSink out, int n) {
+      ByteBuffer s = header(out, n, 0);
+      s.position(HEADER_BYTES);
+      s.put(payload.buf.array(), 0, payload.length);
       seal(s);
     }
-    return firstRows;
+
+    private void writeCompressed(ByteSink out, int n) {
+      int c = compress();
+      if (c < 0 || c > PAYLOAD_BYTES) {
+        throw new IllegalStateException("sector frame no longer fits after it did");
+      }
+      ByteBuffer s = header(out, n, FLAG_ZSTD);
+      s.putShort(SectorLayout.FRAME_LENGTH_OFFSET, (short) c);
+      s.position(HEADER_BYTES);
+      s.put(frame, 0, c);
+      seal(s);
+    }
   }
 
   private static void seal(ByteBuffer sector) {

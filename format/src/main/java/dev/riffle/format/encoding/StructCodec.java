@@ -88,6 +88,42 @@ public final class StructCodec {
     }
   }
 
+  /** Sizes for the child vectors, in child order. */
+  public VectorSizes newSizes() {
+    VectorSizes[] c = new VectorSizes[children.length];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = children[i].newSizes();
+    }
+    return new VectorSizes(c);
+  }
+
+  /** Measures one encoded struct into the children of {@code s} (see {@link #newSizes()}). */
+  public void measure(RecordInput in, VectorSizes s) throws CorruptFileException {
+    int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
+    int bit = 0;
+    for (int i = 0; i < children.length; i++) {
+      if (!nullable[i] || Bitmaps.get(in.buffer(), bitmap, bit++)) {
+        children[i].measure(in, false, s.children[i]);
+      } else {
+        s.children[i].values++;
+      }
+    }
+  }
+
+  /** Sets initial capacities of the wanted (non-null) vectors from the children of {@code s}. */
+  public void presize(List<FieldVector> vectors, VectorSizes s) {
+    for (int i = 0; i < children.length; i++) {
+      if (vectors.get(i) != null) {
+        children[i].presize(vectors.get(i), s.children[i]);
+      }
+    }
+  }
+
+  /** The codec of child {@code i}. */
+  public ValueCodec child(int i) {
+    return children[i];
+  }
+
   /** Skips one encoded struct. */
   public void skip(RecordInput in) throws CorruptFileException {
     int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
@@ -128,6 +164,35 @@ public final class StructCodec {
     @Override
     public void skip(RecordInput in, boolean whole) throws CorruptFileException {
       struct.skip(in);
+    }
+
+    @Override
+    public VectorSizes newSizes() {
+      return struct.newSizes();
+    }
+
+    @Override
+    public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+      s.values++;
+      struct.measure(in, s);
+    }
+
+    @Override
+    public void addFixed(VectorSizes s, long count) {
+      s.values += count;
+      for (int i = 0; i < struct.children.length; i++) {
+        struct.children[i].addFixed(s.children[i], count);
+      }
+    }
+
+    @Override
+    public void presize(FieldVector v, VectorSizes s) {
+      v.setInitialCapacity(s.slots());
+      // Every struct slot, null or not, has one slot in each child (setValueCount sets them all).
+      for (VectorSizes c : s.children) {
+        c.values = s.values;
+      }
+      struct.presize(((StructVector) v).getChildrenFromFields(), s);
     }
   }
 }

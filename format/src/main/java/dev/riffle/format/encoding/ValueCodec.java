@@ -46,6 +46,57 @@ public abstract class ValueCodec {
     }
   }
 
+  /** A fresh, empty {@link VectorSizes} tree shaped like this codec's vector tree. */
+  public VectorSizes newSizes() {
+    return new VectorSizes();
+  }
+
+  /**
+   * Reads past one encoded value, as {@link #skip} does, adding its slot and what it puts into
+   * child vectors to {@code s}.
+   */
+  public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
+    skip(in, whole);
+    s.values++;
+  }
+
+  /** Measures {@code count} consecutive encoded values. */
+  public void measureRun(RecordInput in, int count, VectorSizes s) throws CorruptFileException {
+    for (int i = 0; i < count; i++) {
+      measure(in, false, s);
+    }
+  }
+
+  /**
+   * Adds {@code count} values without reading them; only for codecs whose {@link #fixedWidth()} is
+   * positive, whose sizes follow from the count alone.
+   */
+  public void addFixed(VectorSizes s, long count) {
+    s.values += count;
+  }
+
+  /**
+   * Adds one whole-form value that inflates to {@code size} bytes without reading it, if the size
+   * alone determines what it adds (binary values, fixed-width values).
+   *
+   * @return false if the value would have to be inflated to be measured
+   */
+  public boolean measureInflated(long size, VectorSizes s) {
+    if (fixedWidth() > 0) {
+      addFixed(s, 1);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Sets the initial capacities of {@code v} and its children from {@code s}; the caller then
+   * allocates {@code v} once, with {@code allocateNew()}.
+   */
+  public void presize(FieldVector v, VectorSizes s) {
+    v.setInitialCapacity(s.slots());
+  }
+
   /** Skips {@code count} encoded values. */
   public void skipRun(RecordInput in, int count) throws CorruptFileException {
     for (int i = 0; i < count; i++) {

@@ -1,0 +1,136 @@
+package dev.riffle.bench;
+
+import dev.riffle.format.FileReader;
+import dev.riffle.format.ScanCursor;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.AllocationListener;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The CPU cost of warm takes and scans of one Riffle file, in one thread: rows/s, CPU nanoseconds
+ * per row (thread CPU time, user and system, so page faults and page clearing count) and Arrow
+ * buffers allocated and released per batch (a released buffer during a batch is a buffer grown by
+ * reallocation). CPU time per row is what a loaded, shared machine distorts least, so it is the
+ * figure to compare builds with (run them alternately on the same file).
+ *
+ * <pre>
+ * java -cp benchmarks.jar dev.riffle.bench.DecodeCost FILE [seconds=5] [take=256] [scanBatchRows=...]
+ * </pre>
+ */
+public final class DecodeCost {
+  private DecodeCost() {}
+
+  public static void main(String[] args) throws Exception {
+    Path file = Path.of(args[0]);
+    double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 5;
+    int take = args.length > 2 ? Integer.parseInt(args[2]) : 256;
+    int batch = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    AtomicLong allocations = new AtomicLong();
+    AtomicLong releases = new AtomicLong();
+    AllocationListener listener =
+        new AllocationListener() {
+          @Override
+          public void onAllocation(long size) {
+            allocations.incrementAndGet();
+          }
+
+          @Override
+          public void onRelease(long size) {
+            releases.incrementAndGet();
+          }
+        };
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    try (BufferAllocator allocator = new RootAllocator(listener, Long.MAX_VALUE);
+        FileReader reader = FileReader.open(file, allocator)) {
+      reader.loadColumns(null);
+      long rows = reader.rowCount();
+      String field = reader.arrowSchema().getFields().get(0).getName();
+      if (batch == 0) {
+        batch =
+            (int)
+                Math.max(1, Math.min(65_536, (4L << 20) / Math.max(1, reader.byteLength() / rows)));
+      }
+      // Warm the page cache and the JIT.
+      run(reader, field, rows, take, batch, 1.0, allocations, releases, mx, false);
+      run(reader, field, rows, take, batch, seconds, allocations, releases, mx, true);
+    }
+  }
+
+  private static void run(
+      FileReader reader,
+      String field,
+      long rows,
+      int take,
+      int batch,
+      double seconds,
+      AtomicLong allocations,
+      AtomicLong releases,
+      ThreadMXBean mx,
+      boolean print)
+      throws Exception {
+    SplittableRandom rng = new SplittableRandom(7);
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    long n = 0;
+    long batches = 0;
+    allocations.set(0);
+    releases.set(0);
+    long cpu0 = mx.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    while (System.nanoTime() < end) {
+      long[] idx = rng.longs(take, 0, rows).toArray();
+      try (VectorSchemaRoot r = reader.take(idx, List.of(field))) {
+        n += r.getRowCount();
+      }
+      batches++;
+    }
+    long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+    double wall = (System.nanoTime() - t0) / 1e9;
+    if (print) {
+      System.out.printf(
+          "take  %d rows/s  %.0f cpu ns/row  %.2f allocations/batch  %.2f releases/batch%n",
+          (long) (n / wall),
+          cpu / (double) n,
+          allocations.get() / (double) batches,
+          releases.get() / (double) batches);
+    }
+    end = System.nanoTime() + (long) (seconds * 1e9);
+    n = 0;
+    batches = 0;
+    allocations.set(0);
+    releases.set(0);
+    cpu0 = mx.getCurrentThreadCpuTime();
+    t0 = System.nanoTime();
+    while (System.nanoTime() < end) {
+      try (ScanCursor c = reader.scan(List.of(field), batch)) {
+        while (System.nanoTime() < end) {
+          VectorSchemaRoot b = c.next();
+          if (b == null) {
+            break;
+          }
+          n += b.getRowCount();
+          batches++;
+          b.close();
+        }
+      }
+    }
+    cpu = mx.getCurrentThreadCpuTime() - cpu0;
+    wall = (System.nanoTime() - t0) / 1e9;
+    if (print) {
+      System.out.printf(
+          "scan  %d rows/s  %.0f cpu ns/row  %.2f allocations/batch  %.2f releases/batch"
+              + "  (batch %d rows)%n",
+          (long) (n / wall),
+          cpu / (double) n,
+          allocations.get() / (double) batches,
+          releases.get() / (double) batches,
+          batch);
+    }
+  }
+}
