@@ -8,6 +8,7 @@ import dev.riffle.format.dataset.DatasetLayout;
 import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.Storage;
+import dev.riffle.writer.DatasetGc;
 import dev.riffle.writer.DatasetVersions;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Collectors;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.Row;
@@ -410,20 +410,30 @@ class SparkConnectorTest {
             () -> df.write().format("riffle").option("targetFileRows", 20).save(ds.toString()))
         .hasStackTraceContaining("task failure at row 450");
     assertThat(versions(ds)).isEmpty();
-    // Tasks still running when the job failed abort (and delete their files) as they stop.
-    Path data = ds.resolve(DatasetLayout.DATA_DIR);
-    List<Path> left = List.of();
-    for (int i = 0; i < 100; i++) {
-      try (var files = Files.list(data)) {
-        left = files.collect(Collectors.toList());
-      } catch (java.nio.file.NoSuchFileException e) {
-        left = List.of();
-      }
-      if (left.isEmpty()) {
-        break;
-      }
+    // Tasks still running when the job failed are killed and abort (deleting their files) as they
+    // stop; wait until none runs. A task that had already been allowed to commit when the job
+    // failed may finish its files after the driver's abort cleaned up: those stay, as orphans that
+    // no version names and that gc removes.
+    for (int i = 0;
+        i < 300 && spark.sparkContext().statusTracker().getActiveStageIds().length > 0;
+        i++) {
       Thread.sleep(100);
     }
-    assertThat(left).isEmpty();
+    assertThat(spark.sparkContext().statusTracker().getActiveStageIds()).isEmpty();
+    assertThat(versions(ds)).isEmpty();
+    Path data = ds.resolve(DatasetLayout.DATA_DIR);
+    if (Files.isDirectory(data)) {
+      List<String> left;
+      try (var files = Files.list(data)) {
+        left = files.map(f -> DatasetLayout.DATA_DIR + "/" + f.getFileName()).sorted().toList();
+      }
+      assertThat(left).allMatch(f -> f.startsWith(DatasetLayout.DATA_DIR + "/spark-"));
+      try (Storage storage = new LocalStorage(ds)) {
+        assertThat(DatasetGc.collect(storage, false)).containsExactlyInAnyOrderElementsOf(left);
+      }
+      try (var files = Files.list(data)) {
+        assertThat(files).isEmpty();
+      }
+    }
   }
 }
