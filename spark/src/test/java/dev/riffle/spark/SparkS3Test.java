@@ -9,6 +9,7 @@ import dev.riffle.format.dataset.DatasetLayout;
 import dev.riffle.format.dataset.Manifest;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
+import dev.riffle.writer.DatasetGc;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -144,17 +145,20 @@ class SparkS3Test {
     assertThatThrownBy(() -> df.write().format("riffle").option("targetFileRows", 20).save(uri))
         .hasStackTraceContaining("task failure at row 450");
     assertThat(versions()).isEmpty();
-    // Tasks still running when the job failed abort (and delete their objects) as they stop.
-    List<String> left = new ArrayList<>();
-    try (HadoopStorage ds = new HadoopStorage(uri, spark.sessionState().newHadoopConf())) {
-      for (int i = 0; i < 100; i++) {
-        left = ds.list(DatasetLayout.DATA_DIR);
-        if (left.isEmpty()) {
-          break;
-        }
-        Thread.sleep(100);
-      }
+    // Killed tasks abort (deleting their objects) as they stop; wait until none runs. Objects of a
+    // task that was already committing when the job failed stay as orphans, which gc removes.
+    for (int i = 0;
+        i < 300 && spark.sparkContext().statusTracker().getActiveStageIds().length > 0;
+        i++) {
+      Thread.sleep(100);
     }
-    assertThat(left).isEmpty();
+    assertThat(spark.sparkContext().statusTracker().getActiveStageIds()).isEmpty();
+    try (HadoopStorage ds = new HadoopStorage(uri, spark.sessionState().newHadoopConf())) {
+      List<String> left = new ArrayList<>();
+      ds.list(DatasetLayout.DATA_DIR).forEach(n -> left.add(DatasetLayout.DATA_DIR + "/" + n));
+      assertThat(left).allMatch(f -> f.startsWith(DatasetLayout.DATA_DIR + "/spark-"));
+      assertThat(DatasetGc.collect(ds, false)).containsExactlyInAnyOrderElementsOf(left);
+      assertThat(ds.list(DatasetLayout.DATA_DIR)).isEmpty();
+    }
   }
 }
