@@ -33,6 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PresizeTest {
   private static final int ROWS = 400;
+
+  /**
+   * Pages large enough that each column is one page. With default pages a short last page can hold
+   * only empty or null rows and be written as sectors, whose rows are not pre-sized (they grow).
+   */
+  private static final int ONE_PAGE = 64 << 20;
+
   @TempDir Path dir;
   private final AtomicLong allocations = new AtomicLong();
   private final AtomicLong releases = new AtomicLong();
@@ -52,7 +59,6 @@ class PresizeTest {
               @Override
               public void onRelease(long size) {
                 releases.incrementAndGet();
-                new Throwable("release " + size).printStackTrace();
               }
             },
             Long.MAX_VALUE);
@@ -92,7 +98,7 @@ class PresizeTest {
     // zstd only where the record is one binary value, whose inflated size the frame header gives;
     // other compressed records would have to be inflated twice to be measured, and are not.
     for (Field f : fields()) {
-      WriterOptions options = WriterOptions.defaults();
+      WriterOptions options = WriterOptions.defaults().withPageBytes(ONE_PAGE);
       check(
           new Schema(List.of(f)),
           f.getName().startsWith("zstd_") ? options : options.withZstdLevel(0),
@@ -104,7 +110,10 @@ class PresizeTest {
   void groupsAllocateEachBufferOnce() throws Exception {
     Schema schema = new Schema(fields().subList(0, 3));
     WriterOptions options =
-        WriterOptions.defaults().withZstdLevel(0).withColumnGroup("long_s", "zstd_b", "long_lb");
+        WriterOptions.defaults()
+            .withPageBytes(ONE_PAGE)
+            .withZstdLevel(0)
+            .withColumnGroup("long_s", "zstd_b", "long_lb");
     check(schema, options, "group");
   }
 
