@@ -110,7 +110,9 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--drop-last", description = "Drop the last partial batch instead of padding.")
   boolean dropLast;
 
-  @Option(names = "--threads", defaultValue = "2", description = "I/O threads.")
+  // They mostly wait on the disk: on a cold cache 8 beat 2 by 28% for block shuffle (400K sparse
+  // rows, 2 cores), with no cost warm (benchmarks/results/loader-compare-2026-11-30-400k.md).
+  @Option(names = "--threads", defaultValue = "8", description = "I/O threads (default 8).")
   int threads;
 
   @Option(names = "--in-flight", defaultValue = "2", description = "Fetches read ahead.")

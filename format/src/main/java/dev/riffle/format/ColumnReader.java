@@ -355,8 +355,9 @@ final class ColumnReader implements AutoCloseable {
         out[1] = page.slotWidth();
         return;
       default:
-        long a = page.index().get(k);
-        long b = page.index().get(k + 1);
+        page.index().getPair(k, out);
+        long a = out[0];
+        long b = out[1];
         if (b <= a) {
           throw new CorruptFileException(resource, page.offset() + a, "empty record");
         }
@@ -400,8 +401,10 @@ final class ColumnReader implements AutoCloseable {
         }
       default:
         {
-          long a = page.index().get(k);
-          long b = page.index().get(k + 1);
+          long[] range = new long[2];
+          page.index().getPair(k, range);
+          long a = range[0];
+          long b = range[1];
           long at = page.offset() + a;
           decodeVar(buf, (int) (at - bufFileOffset), (int) (b - a), at, t, j);
         }
@@ -445,9 +448,11 @@ final class ColumnReader implements AutoCloseable {
         }
         return;
       default:
+        long[] range = new long[2];
         for (int k = from; k < end; k++) {
-          long a = page.index().get(k);
-          long b = page.index().get(k + 1);
+          page.index().getPair(k, range);
+          long a = range[0];
+          long b = range[1];
           decodeVar(pageBuf, (int) a, (int) (b - a), page.offset() + a, t, outStart + (k - from));
         }
     }
@@ -971,8 +976,10 @@ final class ColumnReader implements AutoCloseable {
           long at = page.offset() + (long) k * page.slotWidth();
           return measureSlot(page, buf, (int) (at - bufFileOffset), s);
         case ColumnLayout.LAYOUT_ZIP_VAR:
-          long a = page.index().get(k);
-          long b = page.index().get(k + 1);
+          long[] range = new long[2];
+          page.index().getPair(k, range);
+          long a = range[0];
+          long b = range[1];
           return measureVar(buf, (int) (page.offset() + a - bufFileOffset), (int) (b - a), s);
         default:
           return false;
@@ -986,14 +993,14 @@ final class ColumnReader implements AutoCloseable {
   boolean measurePageRows(int p, ByteBuffer pageBuf, int from, int count, VectorSizes s) {
     PageInfo page = pages[p];
     try {
+      long[] range = new long[2];
       for (int k = from; k < from + count; k++) {
         boolean ok;
         if (page.layout() == ColumnLayout.LAYOUT_ZIP_FIXED) {
           ok = measureSlot(page, pageBuf, (int) ((long) k * page.slotWidth()), s);
         } else if (page.layout() == ColumnLayout.LAYOUT_ZIP_VAR) {
-          long a = page.index().get(k);
-          long b = page.index().get(k + 1);
-          ok = measureVar(pageBuf, (int) a, (int) (b - a), s);
+          page.index().getPair(k, range);
+          ok = measureVar(pageBuf, (int) range[0], (int) (range[1] - range[0]), s);
         } else {
           ok = false;
         }

@@ -359,6 +359,29 @@ public final class EliasFano {
   }
 
   /**
+   * {@code get(i)} into {@code out[0]} and {@code get(i + 1)} into {@code out[1]}, with one select:
+   * the next value's high bits follow from the next set bit, usually in the same word. This is the
+   * byte range of record {@code i} in an offset index, asked once per row of every take.
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= i < size() - 1}
+   */
+  public void getPair(int i, long[] out) {
+    if (i < 0 || i + 1 >= n) {
+      throw new IndexOutOfBoundsException("pair at " + i + " outside [0, " + (n - 1) + ")");
+    }
+    long p = selectOne(i);
+    int wi = (int) (p >>> 6);
+    // Bits above p in its word (none when p is the word's top bit).
+    long w = (p & 63) == 63 ? 0 : high[wi] & (-2L << (p & 63));
+    while (w == 0) {
+      w = high[++wi];
+    }
+    long q = ((long) wi << 6) + Long.numberOfTrailingZeros(w);
+    out[0] = ((p - i) << lowBits) | lowAt(low, i, lowBits, lowMask);
+    out[1] = ((q - i - 1) << lowBits) | lowAt(low, i + 1, lowBits, lowMask);
+  }
+
+  /**
    * The largest index {@code i} with {@code get(i) <= x}, or -1 if every value exceeds {@code x}.
    * When values repeat, this is the last of the equal ones.
    */

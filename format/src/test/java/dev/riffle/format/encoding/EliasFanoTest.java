@@ -198,6 +198,16 @@ class EliasFanoTest {
   }
 
   @Test
+  void getPairRejectsOutOfRangeIndexes() {
+    EliasFano ef = EliasFano.of(new long[] {1, 5, 9}, 3);
+    long[] pair = new long[2];
+    assertThatThrownBy(() -> ef.getPair(-1, pair)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> ef.getPair(2, pair)).isInstanceOf(IndexOutOfBoundsException.class);
+    ef.getPair(1, pair);
+    assertThat(pair).containsExactly(5, 9);
+  }
+
+  @Test
   void ramBytesIsSmall(TestInfo info) {
     seeded(
         info,
@@ -402,6 +412,15 @@ class EliasFanoTest {
       long got = ef.get(i);
       if (got != values[i]) {
         fail("%s: get(%d) = %d, expected %d", what, i, got, values[i]);
+      }
+    }
+    long[] pair = new long[2];
+    for (int i = 0; i + 1 < n; i++) {
+      ef.getPair(i, pair);
+      if (pair[0] != values[i] || pair[1] != values[i + 1]) {
+        fail(
+            "%s: getPair(%d) = %s, expected [%d, %d]",
+            what, i, Arrays.toString(pair), values[i], values[i + 1]);
       }
     }
     checkFloor(values, ef, Long.MIN_VALUE, what);
