@@ -7,8 +7,8 @@ import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
+import dev.riffle.format.testing.ForwardingStorage;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,38 +95,21 @@ class LocalDatasetTest extends DatasetContractTest {
   }
 
   /** A local directory whose files say they are remote; one file's data reads can fail. */
-  private static final class RemoteLooking implements Storage {
-    private final Storage inner;
+  private static final class RemoteLooking extends ForwardingStorage {
     private final Set<String> readerThreads;
     private final String failing;
 
     RemoteLooking(Storage inner, Set<String> readerThreads, String failing) {
-      this.inner = inner;
+      super(inner);
       this.readerThreads = readerThreads;
       this.failing = failing;
     }
 
     @Override
-    public String uri() {
-      return inner.uri();
-    }
-
-    @Override
     public RandomAccessSource open(String path) throws IOException {
-      RandomAccessSource source = inner.open(path);
       boolean fail = path.equals(failing);
-      return new RandomAccessSource() {
+      return new ForwardingStorage.Source(inner.open(path)) {
         private int reads;
-
-        @Override
-        public String name() {
-          return source.name();
-        }
-
-        @Override
-        public long length() throws IOException {
-          return source.length();
-        }
 
         @Override
         public void readFully(long offset, ByteBuffer dst) throws IOException {
@@ -136,59 +119,14 @@ class LocalDatasetTest extends DatasetContractTest {
           }
           Thread t = Thread.currentThread();
           readerThreads.add(t.getName() + "#" + t.getId());
-          source.readFully(offset, dst);
+          super.readFully(offset, dst);
         }
 
         @Override
         public boolean isRemote() {
           return true;
         }
-
-        @Override
-        public void close() throws IOException {
-          source.close();
-        }
       };
-    }
-
-    @Override
-    public OutputStream create(String path) throws IOException {
-      return inner.create(path);
-    }
-
-    @Override
-    public void createIfAbsent(String path, byte[] content) throws IOException {
-      inner.createIfAbsent(path, content);
-    }
-
-    @Override
-    public byte[] readAll(String path) throws IOException {
-      return inner.readAll(path);
-    }
-
-    @Override
-    public List<String> list(String directory) throws IOException {
-      return inner.list(directory);
-    }
-
-    @Override
-    public boolean exists(String path) throws IOException {
-      return inner.exists(path);
-    }
-
-    @Override
-    public long length(String path) throws IOException {
-      return inner.length(path);
-    }
-
-    @Override
-    public void delete(String path) throws IOException {
-      inner.delete(path);
-    }
-
-    @Override
-    public void close() throws IOException {
-      inner.close();
     }
   }
 }

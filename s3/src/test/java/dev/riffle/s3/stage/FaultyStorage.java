@@ -2,10 +2,9 @@ package dev.riffle.s3.stage;
 
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
+import dev.riffle.format.testing.ForwardingStorage;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,8 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A storage that counts what is read through it and, on request, fails or slows reads: for
  * single-flight counts and retry tests without a network.
  */
-final class FaultyStorage implements Storage {
-  private final Storage inner;
+final class FaultyStorage extends ForwardingStorage {
   final AtomicLong bytesRead = new AtomicLong();
   final AtomicInteger reads = new AtomicInteger();
   final AtomicInteger failures = new AtomicInteger();
@@ -29,28 +27,13 @@ final class FaultyStorage implements Storage {
   volatile long delayMillis;
 
   FaultyStorage(Storage inner) {
-    this.inner = inner;
-  }
-
-  @Override
-  public String uri() {
-    return inner.uri();
+    super(inner);
   }
 
   @Override
   public RandomAccessSource open(String path) throws IOException {
     RandomAccessSource s = inner.open(path);
-    return new RandomAccessSource() {
-      @Override
-      public String name() {
-        return s.name();
-      }
-
-      @Override
-      public long length() throws IOException {
-        return s.length();
-      }
-
+    return new ForwardingStorage.Source(s) {
       @Override
       public void readFully(long offset, ByteBuffer dst) throws IOException {
         int n = reads.incrementAndGet();
@@ -76,51 +59,6 @@ final class FaultyStorage implements Storage {
         s.readFully(offset, dst);
         bytesRead.addAndGet(before);
       }
-
-      @Override
-      public void close() throws IOException {
-        s.close();
-      }
     };
-  }
-
-  @Override
-  public OutputStream create(String path) throws IOException {
-    return inner.create(path);
-  }
-
-  @Override
-  public void createIfAbsent(String path, byte[] content) throws IOException {
-    inner.createIfAbsent(path, content);
-  }
-
-  @Override
-  public byte[] readAll(String path) throws IOException {
-    return inner.readAll(path);
-  }
-
-  @Override
-  public List<String> list(String directory) throws IOException {
-    return inner.list(directory);
-  }
-
-  @Override
-  public boolean exists(String path) throws IOException {
-    return inner.exists(path);
-  }
-
-  @Override
-  public long length(String path) throws IOException {
-    return inner.length(path);
-  }
-
-  @Override
-  public void delete(String path) throws IOException {
-    inner.delete(path);
-  }
-
-  @Override
-  public void close() throws IOException {
-    inner.close();
   }
 }
