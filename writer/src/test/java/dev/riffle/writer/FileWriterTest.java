@@ -217,4 +217,41 @@ class FileWriterTest {
           .allSatisfy(p -> assertThat(p.byteLength()).isLessThanOrEqualTo(64 * 1024 + 4096));
     }
   }
+
+  @Test
+  void aTakeLargerThanTheReadArenaReadsIntoItsOwnBuffers() throws Exception {
+    // 24 rows of 4 MiB: taking them all reads 96 MiB, more than a thread's read arena (64 MiB),
+    // so the reads go to buffers of their own; the rows must come back the same.
+    int rows = 24;
+    int width = 4 << 20;
+    Schema schema = new Schema(List.of(TypeCase.f("blob", ArrowType.Binary.INSTANCE)));
+    Path file = dir.resolve("large.riffle");
+    long[] order = new long[rows];
+    try (VectorSchemaRoot data = VectorSchemaRoot.create(schema, allocator)) {
+      org.apache.arrow.vector.VarBinaryVector blob =
+          (org.apache.arrow.vector.VarBinaryVector) data.getVector("blob");
+      blob.allocateNew((long) rows * width, rows);
+      java.util.SplittableRandom random = new java.util.SplittableRandom(rows);
+      byte[] value = new byte[width];
+      for (int i = 0; i < rows; i++) {
+        random.nextBytes(value);
+        blob.setSafe(i, value);
+        order[i] = rows - 1 - i;
+      }
+      data.setRowCount(rows);
+      try (FileWriter w = FileWriter.create(file, schema, WriterOptions.defaults())) {
+        w.write(data);
+        w.finish();
+      }
+      try (FileReader reader = FileReader.open(file, allocator);
+          VectorSchemaRoot got = reader.take(order, null)) {
+        assertThat(reader.stats().bytesRead()).isGreaterThan(64L << 20);
+        org.apache.arrow.vector.VarBinaryVector back =
+            (org.apache.arrow.vector.VarBinaryVector) got.getVector("blob");
+        for (int j = 0; j < rows; j++) {
+          assertThat(back.get(j)).as("row " + order[j]).isEqualTo(blob.get((int) order[j]));
+        }
+      }
+    }
+  }
 }
