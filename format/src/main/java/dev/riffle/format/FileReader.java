@@ -683,8 +683,8 @@ public final class FileReader implements AutoCloseable {
     /**
      * Larger takes read into per-read heap buffers instead: a fresh direct buffer that size costs
      * more in page faults and zeroing than the copy. 64 MiB covers a 256-row take of 100 KiB rows
-     * (25 MB), which at 16 MiB spilled to heap buffers: 41–45 → 35–36 CPU µs per row
-     * (DecodeCost, list_bin, warm).
+     * (25 MB), which at 16 MiB spilled to heap buffers: 41–45 → 35–36 CPU µs per row (DecodeCost,
+     * list_bin, warm).
      */
     static final long MAX_AREA = 64L << 20;
 
