@@ -24,6 +24,12 @@ final class Transient {
     if (e.getClass().getName().equals("org.apache.hadoop.fs.s3a.HttpChannelEOFException")) {
       return true;
     }
+    // S3A also turns some client-side failures (a server that stopped responding while a stream
+    // was re-opened, a body shorter than its Content-Length) into a plain EOFException whose
+    // cause is the SDK's client exception. A true read past the end has no such cause.
+    if (e instanceof EOFException && causedByHttpClient(e)) {
+      return true;
+    }
     if (e instanceof NoSuchFileException
         || e instanceof FileNotFoundException
         || e instanceof EOFException
@@ -35,5 +41,22 @@ final class Transient {
       return false;
     }
     return true;
+  }
+
+  private static boolean causedByHttpClient(Throwable e) {
+    int depth = 0;
+    for (Throwable c = e.getCause(); c != null && depth < 16; c = c.getCause(), depth++) {
+      if (c instanceof java.net.SocketException) {
+        return true;
+      }
+      for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+        String name = k.getName();
+        if (name.equals("software.amazon.awssdk.core.exception.SdkClientException")
+            || name.endsWith(".NoHttpResponseException")) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }
