@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.DatasetView;
 import dev.riffle.format.io.LocalStorage;
+import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.loader.diversity.BatchDiversity;
 import dev.riffle.loader.diversity.DiversityModel;
 import dev.riffle.loader.pipeline.Loader;
@@ -40,15 +41,16 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * model, m_eff/m, distinct blocks per batch, label entropy, TV distance to the global label
  * distribution) and exactly-once coverage. Blocks for the diversity of sequential, true random and
  * the baseline are aligned runs of {@code --block} rows; block shuffle uses its own (jittered)
- * blocks. With {@code --cold} the page cache is dropped before every run (root only). Runs are
- * repeated {@code --rounds} times, each round in a rotated order, so that ratios come from runs
- * close in time.
+ * blocks. With {@code --cold} the page cache is dropped before every run (root only); with {@code
+ * --direct} Riffle files are read with O_DIRECT (the Parquet baseline always reads through the page
+ * cache, as parquet-mr does). Runs are repeated {@code --rounds} times, each round in a rotated
+ * order, so that ratios come from runs close in time.
  *
  * <pre>
  * java -cp benchmarks/target/riffle-benchmarks.jar dev.riffle.bench.LoadCompare \
  *   --data DIR --parquet FILE --out benchmarks/results [--name loader-compare-DATE]
  *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512] [--buffer 16384] [--label plate]
- *   [--rounds 2] [--cold] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
+ *   [--rounds 2] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
  *   [--sequential 256,512]
  * </pre>
  *
@@ -71,6 +73,7 @@ public final class LoadCompare {
       String label,
       int rounds,
       boolean cold,
+      boolean direct,
       int threads,
       long memoryBytes,
       double jitter,
@@ -114,7 +117,7 @@ public final class LoadCompare {
       if (!k.startsWith("--")) {
         throw new IllegalArgumentException("unexpected argument '" + k + "'");
       }
-      if (k.equals("--cold")) {
+      if (k.equals("--cold") || k.equals("--direct")) {
         a.put(k, "true");
       } else {
         if (i + 1 >= args.length) {
@@ -127,7 +130,7 @@ public final class LoadCompare {
       System.err.println(
           "usage: LoadCompare --data DIR --parquet FILE --out DIR [--name N] [--batch 64]"
               + " [--block 16] [--grid b:f,...] [--buffer 16384] [--label plate] [--rounds 2]"
-              + " [--cold] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
+              + " [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
               + " [--sequential 256,512]");
       System.exit(2);
     }
@@ -149,6 +152,7 @@ public final class LoadCompare {
             a.getOrDefault("--label", "plate"),
             Integer.parseInt(a.getOrDefault("--rounds", "2")),
             a.containsKey("--cold"),
+            a.containsKey("--direct"),
             Integer.parseInt(a.getOrDefault("--threads", "2")),
             Long.parseLong(a.getOrDefault("--memory-mb", "1024")) << 20,
             Double.parseDouble(a.getOrDefault("--jitter", "0.25")),
@@ -243,8 +247,8 @@ public final class LoadCompare {
     String load = loadAverage();
     ProcIo before = ProcIo.now();
     long cpu0 = cpuNanos();
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset d = Dataset.open(new LocalStorage(o.data()), allocator)) {
+    try (BufferAllocator allocator = RecyclingAllocator.create(o.memoryBytes());
+        Dataset d = Dataset.open(new LocalStorage(o.data(), o.direct()), allocator)) {
       DatasetView view = d.all();
       LoaderOptions lo =
           new LoaderOptions(
@@ -281,7 +285,7 @@ public final class LoadCompare {
                 bs.fetchBatches());
       }
       return new Result(
-          s.describe() + (cold ? ", cold" : ""),
+          s.describe() + (cold ? ", cold" : "") + (o.direct() ? ", O_DIRECT" : ""),
           kind,
           round,
           m.rows(),
@@ -382,6 +386,7 @@ public final class LoadCompare {
     json.put("data", o.data().toString());
     json.put("batch", o.batch());
     json.put("cold", o.cold());
+    json.put("direct", o.direct());
     json.put("threads", o.threads());
     json.put("memoryBytes", o.memoryBytes());
     json.put("results", results);
@@ -405,6 +410,7 @@ public final class LoadCompare {
         .append(o.jitter())
         .append(", page cache ")
         .append(o.cold() ? "dropped before every run" : "warm")
+        .append(o.direct() ? ", Riffle read with O_DIRECT" : "")
         .append(", columns indices, values, ")
         .append(o.label())
         .append("\n* Diversity blocks for sequential, random and Parquet: aligned runs of ")
@@ -457,7 +463,11 @@ public final class LoadCompare {
             case "parquet" -> new Color(0x7f7f7f);
             default -> new Color(0x2ca02c);
           };
-      String label = r.sampler().replace(", cold", "").replace(",jitter=" + o.jitter(), "");
+      String label =
+          r.sampler()
+              .replace(", cold", "")
+              .replace(", O_DIRECT", "")
+              .replace(",jitter=" + o.jitter(), "");
       label = label.replace(",deal=false", "");
       points.add(new ScatterChart.Point(label, r.meffOverM(), r.samplesPerSecond(), c));
     }

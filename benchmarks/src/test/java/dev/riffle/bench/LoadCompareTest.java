@@ -89,6 +89,7 @@ class LoadCompareTest {
             "plate",
             1,
             false,
+            true,
             2,
             64L << 20,
             0.25,

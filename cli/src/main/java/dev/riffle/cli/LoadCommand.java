@@ -132,10 +132,17 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--direct",
+      description =
+          "Read local files with O_DIRECT, bypassing the page cache: for datasets larger than RAM"
+              + " read cold (falls back to the page cache where the file system refuses it).")
+  boolean direct;
+
   @Override
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
-    try (OpenedDataset opened = OpenedDataset.open(loc, "load")) {
+    try (OpenedDataset opened = OpenedDataset.open(loc, "load", direct, memoryMb << 20)) {
       Dataset d = opened.dataset();
       opened.checkColumns(columns);
       List<String> named = new ArrayList<>();

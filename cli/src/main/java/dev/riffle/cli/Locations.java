@@ -125,8 +125,13 @@ final class Locations {
 
   /** The storage of a dataset location (not checked to hold a dataset). */
   static Storage storage(Location loc) throws IOException {
+    return storage(loc, false);
+  }
+
+  /** As {@link #storage(Location)}; {@code direct} reads local files with O_DIRECT. */
+  static Storage storage(Location loc, boolean direct) throws IOException {
     if (loc.path() != null) {
-      return new LocalStorage(loc.path());
+      return new LocalStorage(loc.path(), direct);
     }
     return HadoopStorage.open(loc.uri(), hadoopOverrides);
   }
@@ -139,6 +144,11 @@ final class Locations {
    * @throws IOException "no Riffle dataset at URI" if nothing was ever published there
    */
   static Storage openDataset(Location loc, String command) throws IOException {
+    return openDataset(loc, command, false);
+  }
+
+  /** As {@link #openDataset(Location, String)}; {@code direct} reads local files with O_DIRECT. */
+  static Storage openDataset(Location loc, String command, boolean direct) throws IOException {
     if (loc.isFile()) {
       throw new IllegalArgumentException(
           loc.uri()
@@ -146,7 +156,7 @@ final class Locations {
               + command
               + " works on datasets (for a file, see 'riffle inspect')");
     }
-    Storage storage = storage(loc);
+    Storage storage = storage(loc, direct);
     try {
       checkDataset(storage, loc);
       return storage;

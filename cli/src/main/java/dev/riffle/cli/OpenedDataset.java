@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.format.io.Storage;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.s3.HadoopStorage;
@@ -40,11 +41,21 @@ final class OpenedDataset implements AutoCloseable {
    * @param command the command, for the message when the location is a single file
    */
   static OpenedDataset open(Locations.Location loc, String command) throws IOException {
-    Storage storage = lazy(Locations.openDataset(loc, command));
+    return open(loc, command, false, 0);
+  }
+
+  /**
+   * As {@link #open(Locations.Location, String)}; {@code direct} reads local files with O_DIRECT,
+   * and up to {@code keepBytes} of freed large buffers are kept for the next takes (see {@link
+   * RecyclingAllocator}: what a loader that takes and frees big fetches wants).
+   */
+  static OpenedDataset open(Locations.Location loc, String command, boolean direct, long keepBytes)
+      throws IOException {
+    Storage storage = lazy(Locations.openDataset(loc, command, direct));
     BufferAllocator allocator = null;
     try {
       long version = Locations.version(storage, loc);
-      allocator = new RootAllocator();
+      allocator = keepBytes > 0 ? RecyclingAllocator.create(keepBytes) : new RootAllocator();
       return new OpenedDataset(storage, allocator, Dataset.open(storage, version, allocator));
     } catch (IOException | RuntimeException e) {
       if (allocator != null) {

@@ -61,6 +61,19 @@ class LoadCommandTest {
   }
 
   @Test
+  void directReadsDeliverTheSamePlan() throws Exception {
+    // O_DIRECT (where the file system allows it) changes how bytes arrive, not which rows do.
+    JsonNode cached = Json.MAPPER.readTree(Cli.ok("load", ds, "--fetch", "4", "--json").out());
+    JsonNode direct =
+        Json.MAPPER.readTree(Cli.ok("load", ds, "--fetch", "4", "--direct", "--json").out());
+    assertThat(direct.get("coverageExact").asBoolean()).isTrue();
+    assertThat(direct.get("pi2").asDouble()).isEqualTo(cached.get("pi2").asDouble());
+    assertThat(direct.get("distinctBlocksMean").asDouble())
+        .isEqualTo(cached.get("distinctBlocksMean").asDouble());
+    assertThat(direct.get("rows").asLong()).isEqualTo(cached.get("rows").asLong());
+  }
+
+  @Test
   void ranksAndSamplersRunAndPrintText() {
     for (String sampler : new String[] {"sequential", "random", "deal", "pool"}) {
       Cli.Result r =

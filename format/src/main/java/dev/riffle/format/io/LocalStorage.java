@@ -11,13 +11,29 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** A dataset in a local directory, read and written with java.nio. */
+/**
+ * A dataset in a local directory, read and written with java.nio.
+ *
+ * <p>Data files can be read with O_DIRECT: a dataset much larger than RAM gains nothing from the
+ * page cache when read in random blocks, and O_DIRECT saves the kernel's copy of every byte and its
+ * page-cache churn (see {@link FileSource#open(Path, boolean)}).
+ */
 public final class LocalStorage implements Storage {
   private final Path root;
+  private final boolean direct;
 
   /** Uses {@code root} as the dataset directory (created on the first write). */
   public LocalStorage(Path root) {
+    this(root, false);
+  }
+
+  /**
+   * Uses {@code root} as the dataset directory; {@code direct} opens files for reading with
+   * O_DIRECT where the file system allows it (else through the page cache).
+   */
+  public LocalStorage(Path root, boolean direct) {
     this.root = root.toAbsolutePath().normalize();
+    this.direct = direct;
   }
 
   /** The dataset directory. */
@@ -41,7 +57,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public RandomAccessSource open(String path) throws IOException {
-    return FileSource.open(resolve(path));
+    return FileSource.open(resolve(path), direct);
   }
 
   @Override
