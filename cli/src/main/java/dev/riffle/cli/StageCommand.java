@@ -67,6 +67,13 @@ public final class StageCommand implements Callable<Integer> {
   int threads = StageOptions.DEFAULT_THREADS;
 
   @Option(
+      names = "--page-cache",
+      description =
+          "Write blobs through the page cache instead of with O_DIRECT: costs the client a copy of"
+              + " every byte, but the first reads after staging come from memory.")
+  boolean pageCache;
+
+  @Option(
       names = "--limit",
       paramLabel = "BYTES",
       description =
@@ -98,7 +105,10 @@ public final class StageCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--parts-mib must be in [1, 1024], not " + partsMib);
     }
     StageOptions options =
-        StageOptions.defaults().withPartBytes(partsMib << 20).withThreads(threads);
+        StageOptions.defaults()
+            .withPartBytes(partsMib << 20)
+            .withThreads(threads)
+            .withDirectWrites(!pageCache);
     if (limit != null) {
       options = options.withCacheLimit(cacheLimit(parseBytes("--limit", limit), policy));
     } else if (!"lru".equals(policy)) {

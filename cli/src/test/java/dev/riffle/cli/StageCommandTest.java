@@ -80,6 +80,19 @@ class StageCommandTest {
   }
 
   @Test
+  void pageCacheWritesStageTheSameVerifiedView() throws Exception {
+    Path cache = dir.resolve("cache-pc");
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok("stage", source + "@1", "--cache", cache.toString(), "--page-cache", "--json")
+                .out());
+    assertThat(j.get("bytesDownloaded").asLong())
+        .isEqualTo(manifest.files().stream().mapToLong(Manifest.DataFile::byteLength).sum());
+    assertThat(Cli.ok("validate", j.get("view").asText(), "--deep").out())
+        .startsWith("OK: version 1");
+  }
+
+  @Test
   void unknownVersionAndBadOptionsAreErrors() {
     Cli.Result r = Cli.run("stage", source + "@7", "--cache", dir.resolve("c").toString());
     assertThat(r.exitCode()).isEqualTo(1);
