@@ -44,13 +44,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * blocks. With {@code --cold} the page cache is dropped before every run (root only); with {@code
  * --direct} Riffle files are read with O_DIRECT (the Parquet baseline always reads through the page
  * cache, as parquet-mr does). Runs are repeated {@code --rounds} times, each round in a rotated
- * order, so that ratios come from runs close in time.
+ * order, so that ratios come from runs close in time; the slow Parquet baseline runs only in the
+ * first {@code --baseline-rounds} (default: all).
  *
  * <pre>
  * java -cp benchmarks/target/riffle-benchmarks.jar dev.riffle.bench.LoadCompare \
  *   --data DIR --parquet FILE --out benchmarks/results [--name loader-compare-DATE]
  *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512] [--buffer 16384] [--label plate]
- *   [--rounds 2] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
+ *   [--rounds 2] [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
  *   [--sequential 256,512]
  * </pre>
  *
@@ -72,6 +73,7 @@ public final class LoadCompare {
       int buffer,
       String label,
       int rounds,
+      int baselineRounds,
       boolean cold,
       boolean direct,
       int threads,
@@ -130,7 +132,7 @@ public final class LoadCompare {
       System.err.println(
           "usage: LoadCompare --data DIR --parquet FILE --out DIR [--name N] [--batch 64]"
               + " [--block 16] [--grid b:f,...] [--buffer 16384] [--label plate] [--rounds 2]"
-              + " [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
+              + " [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
               + " [--sequential 256,512]");
       System.exit(2);
     }
@@ -151,6 +153,7 @@ public final class LoadCompare {
             Integer.parseInt(a.getOrDefault("--buffer", "16384")),
             a.getOrDefault("--label", "plate"),
             Integer.parseInt(a.getOrDefault("--rounds", "2")),
+            Integer.parseInt(a.getOrDefault("--baseline-rounds", a.getOrDefault("--rounds", "2"))),
             a.containsKey("--cold"),
             a.containsKey("--direct"),
             Integer.parseInt(a.getOrDefault("--threads", "2")),
@@ -205,6 +208,9 @@ public final class LoadCompare {
     for (int round = 0; round < o.rounds(); round++) {
       for (int i = 0; i < configs; i++) {
         int c = (i + round) % configs;
+        if (c == samplers.size() && round >= o.baselineRounds()) {
+          continue;
+        }
         Result r =
             c < samplers.size() ? loader(o, samplers.get(c), round) : parquet(o, global, round);
         System.err.printf(

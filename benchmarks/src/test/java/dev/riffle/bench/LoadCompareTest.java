@@ -88,6 +88,7 @@ class LoadCompareTest {
             256,
             "plate",
             1,
+            1,
             false,
             true,
             2,
