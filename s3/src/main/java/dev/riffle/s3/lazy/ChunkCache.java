@@ -16,17 +16,19 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 
 /**
  * Chunks of remote objects on local disk: {@code DIR/<object key>/<chunk index>.chunk} holds the
- * chunk's bytes followed by their CRC32C (4 bytes, big-endian). Files are written to a temporary
- * name and moved into place, so a reader never sees half a chunk; the CRC catches anything else (a
- * torn disk write, a stray edit). A chunk is verified the first time this cache reads it and
- * trusted after that; a bad one is deleted and counts as a miss, so the caller fetches it again.
+ * chunk's bytes followed by one CRC32C (4 bytes, big-endian) per block of {@link #blockBytes} of
+ * them. Files are written to a temporary name and moved into place, so a reader never sees half a
+ * chunk; the CRCs catch anything else (a torn disk write, a stray edit). A block is verified the
+ * first time this cache reads from it and trusted after that, so a random 4 KiB read of a 1 MiB
+ * chunk checks 64 KiB, not the whole chunk; a bad chunk is deleted and counts as a miss, so the
+ * caller fetches it again. (Chunks of at most one block have the layout of the single-CRC files of
+ * before; larger old files fail the length check and are fetched again.)
  *
  * <p>Several processes may share the directory: each keeps its own LRU order of the chunks it knows
  * and deletes beyond its limit; a chunk deleted by another process is a miss.
@@ -37,7 +39,12 @@ public final class ChunkCache {
   private final Path dir;
   private final long maxBytes;
   private final LazyStats stats;
-  private final Set<Path> verified = ConcurrentHashMap.newKeySet();
+
+  /** Blocks verified so far, one bit per block (a chunk has at most 64). */
+  private final Map<Path, Long> verified = new ConcurrentHashMap<>();
+
+  /** The smallest verification block. */
+  static final int MIN_BLOCK_BYTES = 64 << 10;
 
   /** Chunk files by recency (access order) with their sizes; guarded by itself. */
   private final LinkedHashMap<Path, Long> lru = new LinkedHashMap<>(16, 0.75f, true);
@@ -91,6 +98,25 @@ public final class ChunkCache {
   }
 
   /**
+   * The verification block of a chunk of {@code chunkLength} bytes: 64 KiB, or more for chunks
+   * above 4 MiB, so that a chunk has at most 64 blocks.
+   */
+  static int blockBytes(int chunkLength) {
+    long pow2 = Long.highestOneBit(Math.max(1, chunkLength - 1L)) << 1;
+    return (int) Math.max(MIN_BLOCK_BYTES, pow2 / 64);
+  }
+
+  static int blocks(int chunkLength) {
+    int b = blockBytes(chunkLength);
+    return Math.max(1, (chunkLength + b - 1) / b);
+  }
+
+  /** Bytes of the chunk file of a chunk of {@code chunkLength} bytes. */
+  static long fileBytes(int chunkLength) {
+    return chunkLength + 4L * blocks(chunkLength);
+  }
+
+  /**
    * Copies {@code dst.remaining()} bytes from {@code offset} within chunk {@code index} into {@code
    * dst} if the chunk is cached and sound, and returns whether it was.
    *
@@ -99,26 +125,25 @@ public final class ChunkCache {
   boolean read(String key, long index, int chunkLength, int offset, ByteBuffer dst)
       throws IOException {
     Path file = chunkFile(key, index);
-    try {
-      if (verified.contains(file)) {
-        int start = dst.position();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-          readFully(ch, offset, dst);
-        } catch (EOFException e) {
-          // Truncated since it was verified: as bad as a wrong CRC.
-          dst.position(start);
-          stats.corruptChunks.increment();
-          Files.deleteIfExists(file);
-          forget(file);
-          return false;
-        }
-      } else {
-        ByteBuffer whole = verify(file, chunkLength);
-        if (whole == null) {
-          return false;
-        }
-        dst.put(whole.limit(offset + dst.remaining()).position(offset));
+    int n = dst.remaining();
+    int bb = blockBytes(chunkLength);
+    int first = offset / bb;
+    int last = n == 0 ? first : (offset + n - 1) / bb;
+    long wanted = blockMask(first, last);
+    int start = dst.position();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      Long seen = verified.get(file);
+      long done = seen == null ? 0 : seen;
+      if ((done & wanted) == wanted) {
+        readFully(ch, offset, dst);
+      } else if (!verifyAndCopy(ch, file, chunkLength, first, last, done, offset, dst)) {
+        return false;
       }
+    } catch (EOFException e) {
+      // Shorter than when it was verified: as bad as a wrong CRC.
+      dst.position(start);
+      bad(file);
+      return false;
     } catch (NoSuchFileException e) {
       // Never cached, or evicted (here or by another process sharing the directory).
       forget(file);
@@ -130,23 +155,63 @@ public final class ChunkCache {
     return true;
   }
 
-  /** The chunk's bytes if its length and CRC32C are right; else deletes it and returns null. */
-  private ByteBuffer verify(Path file, int chunkLength) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    boolean ok = bytes.length == chunkLength + 4;
-    if (ok) {
-      CRC32C crc = new CRC32C();
-      crc.update(bytes, 0, chunkLength);
-      ok = (int) crc.getValue() == ByteBuffer.wrap(bytes, chunkLength, 4).getInt();
+  /**
+   * Reads blocks {@code first..last} and their CRCs, checks those not in {@code done}, and copies
+   * the wanted bytes to {@code dst}; deletes the chunk and returns false if its length or a CRC is
+   * wrong.
+   */
+  private boolean verifyAndCopy(
+      FileChannel ch,
+      Path file,
+      int chunkLength,
+      int first,
+      int last,
+      long done,
+      int offset,
+      ByteBuffer dst)
+      throws IOException {
+    int bb = blockBytes(chunkLength);
+    if (ch.size() != fileBytes(chunkLength)) {
+      bad(file);
+      return false;
     }
-    if (!ok) {
-      stats.corruptChunks.increment();
-      Files.deleteIfExists(file);
-      forget(file);
-      return null;
+    int from = first * bb;
+    int to = Math.min(chunkLength, (last + 1) * bb);
+    ByteBuffer body = ByteBuffer.allocate(to - from);
+    readFully(ch, from, body);
+    ByteBuffer crcs = ByteBuffer.allocate(4 * (last - first + 1));
+    readFully(ch, chunkLength + 4L * first, crcs);
+    byte[] bytes = body.array();
+    CRC32C crc = new CRC32C();
+    for (int b = first; b <= last; b++) {
+      if ((done & (1L << b)) != 0) {
+        continue;
+      }
+      int at = b * bb - from;
+      int len = Math.min(bb, to - from - at);
+      stats.verifiedBytes.add(len);
+      crc.reset();
+      crc.update(bytes, at, len);
+      if ((int) crc.getValue() != crcs.getInt(4 * (b - first))) {
+        bad(file);
+        return false;
+      }
     }
-    verified.add(file);
-    return ByteBuffer.wrap(bytes, 0, chunkLength).slice();
+    dst.put(bytes, offset - from, dst.remaining());
+    verified.merge(file, blockMask(first, last), (x, y) -> x | y);
+    return true;
+  }
+
+  /** Bits {@code first..last} (at most 63). */
+  private static long blockMask(int first, int last) {
+    long upTo = last == 63 ? -1L : (1L << (last + 1)) - 1;
+    return upTo & -(1L << first);
+  }
+
+  private void bad(Path file) throws IOException {
+    stats.corruptChunks.increment();
+    Files.deleteIfExists(file);
+    forget(file);
   }
 
   /** Stores a chunk (the remaining bytes of {@code data}, which are left unconsumed). */
@@ -161,10 +226,19 @@ public final class ChunkCache {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong())
                 + ".tmp");
     ByteBuffer body = data.duplicate();
+    int length = body.remaining();
+    int bb = blockBytes(length);
+    int blocks = blocks(length);
+    ByteBuffer trailer = ByteBuffer.allocate(4 * blocks);
     CRC32C crc = new CRC32C();
-    crc.update(body.duplicate());
-    ByteBuffer trailer = ByteBuffer.allocate(4).putInt(0, (int) crc.getValue());
-    long size = body.remaining() + 4L;
+    for (int b = 0; b < blocks; b++) {
+      int from = body.position() + b * bb;
+      crc.reset();
+      crc.update(body.duplicate().position(from).limit(Math.min(body.limit(), from + bb)));
+      trailer.putInt((int) crc.getValue());
+    }
+    trailer.flip();
+    long size = fileBytes(length);
     try {
       // No fsync: a chunk lost or torn in a crash fails its CRC and is fetched again.
       try (FileChannel ch =
@@ -180,7 +254,7 @@ public final class ChunkCache {
     } finally {
       Files.deleteIfExists(temp);
     }
-    verified.add(file);
+    verified.put(file, blockMask(0, blocks - 1));
     synchronized (lru) {
       Long old = lru.put(file, size);
       usedBytes += size - (old == null ? 0 : old);

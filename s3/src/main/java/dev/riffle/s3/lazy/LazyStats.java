@@ -12,6 +12,7 @@ public final class LazyStats {
   final LongAdder vectoredReads = new LongAdder();
   final LongAdder fetchRounds = new LongAdder();
   final LongAdder remoteBytes = new LongAdder();
+  final LongAdder verifiedBytes = new LongAdder();
 
   /** Chunk reads served from the local cache. */
   public long chunkHits() {
@@ -54,6 +55,14 @@ public final class LazyStats {
   /** Bytes fetched from the remote store. */
   public long remoteBytes() {
     return remoteBytes.sum();
+  }
+
+  /**
+   * Bytes of cached chunks read back to check their CRC32C: each block of a chunk file is checked
+   * the first time this process reads from it.
+   */
+  public long verifiedBytes() {
+    return verifiedBytes.sum();
   }
 
   @Override
