@@ -348,8 +348,24 @@ public final class LoadCommand implements Callable<Integer> {
     return !(s instanceof WeightedBlocks) && !(s instanceof BalancedBlocks);
   }
 
-  /** π₂ the model predicts for a batch of this rank, NaN where there is no closed form. */
-  private static double modelPi2(Sampler s, int globalBatch) {
+  /**
+   * π₂ the model predicts for a batch of this rank, NaN where there is no closed form (true random
+   * and sequential; a balanced sampler with a class too small for a window).
+   */
+  private double modelPi2(Sampler s, int globalBatch) {
+    if (s instanceof WeightedBlocks w) {
+      double sum = 0;
+      for (long e = 0; e < epochs; e++) {
+        double collision = w.blockCollision(seed, e);
+        sum += DiversityModel.pi2Weighted(w.blockRows(), globalBatch, w.fetchBatches(), collision);
+      }
+      return sum / epochs;
+    }
+    if (s instanceof BalancedBlocks b) {
+      return b.windowBlocksDistinct(globalBatch)
+          ? DiversityModel.pi2(b.blockRows(), globalBatch, b.fetchBatches())
+          : Double.NaN;
+    }
     if (s instanceof BlockShuffle b) {
       int spread = (int) Math.floor(b.blockRows() * b.jitter());
       return b.deal() && b.blockRows() + spread <= b.fetchBatches()

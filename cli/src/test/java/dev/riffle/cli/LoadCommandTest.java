@@ -180,6 +180,8 @@ class LoadCommandTest {
     assertThat(j.get("weight").asText()).isEqualTo("w");
     assertThat(j.get("totalWeight").asDouble()).isEqualTo(3900 / 2 * 5.0);
     assertThat(j.get("rows").asLong()).isEqualTo(4000);
+    // The weighted model: above block shuffling's (b−1)/(F−1) by the repeated draws of a block.
+    assertThat(j.get("pi2Model").asDouble()).isGreaterThan(7.0 / 127);
 
     JsonNode bal =
         Json.MAPPER.readTree(
@@ -199,6 +201,7 @@ class LoadCommandTest {
                     "--json")
                 .out());
     assertThat(bal.get("classes").asInt()).isEqualTo(2);
+    assertThat(bal.get("pi2Model").asDouble()).isEqualTo(7.0 / 127);
     // Balanced batches are half class 1 where the data has 10%: entropy near 1 bit, TV to the
     // global distribution near 0.4.
     assertThat(bal.get("labelEntropyMean").asDouble()).isGreaterThan(0.8);

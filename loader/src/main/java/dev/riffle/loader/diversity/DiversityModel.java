@@ -69,6 +69,26 @@ public final class DiversityModel {
     return poolRows <= 1 ? 0 : Math.min(1.0, (blockRows - 1.0) / (2.0 * (poolRows - 1)));
   }
 
+  /**
+   * π₂ of weighted block sampling ({@link dev.riffle.loader.plan.WeightedBlocks}): a window of F =
+   * m·f indices holds F/b draws of b rows, each draw from block k with probability p_k,
+   * independently, and a batch is a uniform m-subset of its window. Another row of the batch is
+   * from the same draw with probability (b−1)/(F−1), else from another draw, which picked the same
+   * block with probability S = Σ p_k²: π₂ = ((b−1) + (F−b)·S)/(F−1). With equal block weights S is
+   * about 1/K and the second term adds about F/n.
+   *
+   * @param collision S, from {@link dev.riffle.loader.plan.WeightedBlocks#blockCollision}
+   */
+  public static double pi2Weighted(
+      int blockRows, int batchRows, long fetchBatches, double collision) {
+    double window = (double) batchRows * fetchBatches;
+    if (window <= 1) {
+      return 0;
+    }
+    double b = Math.min(blockRows, window);
+    return Math.min(1.0, ((b - 1) + (window - b) * collision) / (window - 1));
+  }
+
   /** m_eff/m = 1/(1 + (m−1)·π₂): the design effect for a quantity constant within blocks (ρ=1). */
   public static double meffOverM(int batchRows, double pi2) {
     return 1.0 / (1.0 + (batchRows - 1) * pi2);

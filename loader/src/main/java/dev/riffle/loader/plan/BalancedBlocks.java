@@ -116,6 +116,25 @@ public final class BalancedBlocks implements Sampler {
     return fetchBatches;
   }
 
+  /**
+   * Whether every class has at least as many blocks as a fetch window of G·f indices draws from it.
+   * Then a window's blocks are distinct (except where a class's walk over its blocks starts again
+   * inside the window) and a batch's π₂ is that of block shuffling, {@link
+   * dev.riffle.loader.diversity.DiversityModel#pi2(int, int, long)}; a smaller class repeats its
+   * blocks within a window and raises π₂ above it.
+   */
+  public boolean windowBlocksDistinct(int globalBatchRows) {
+    long window = (long) globalBatchRows * fetchBatches;
+    long draws = (window + blockRows - 1) / blockRows;
+    long perClass = (draws + classCode.length - 1) / classCode.length;
+    for (int k = 0; k < classCode.length; k++) {
+      if ((classRows(k) + blockRows - 1) / blockRows < perClass) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public EpochOrder order(long rows, int globalBatchRows, long seed, long epoch) {
     Samplers.positive("global batch rows", globalBatchRows);

@@ -9,8 +9,9 @@ package dev.riffle.loader.plan;
  * epoch of n indices, row i is expected n·w_i/W times, and the number of draws of block k is
  * Binomial(⌈n/b⌉, W_k/W). Rows of weight 0 never appear. A draw's rows come from one block, so the
  * reads stay block-local (a fetch reads about G·f/b blocks); the draws of each fetch window of G·f
- * indices are then permuted in memory as in {@link BlockShuffle}, so π₂ is about that of block
- * shuffling with the same b and f (a little higher: a row can repeat within its draw).
+ * indices are then permuted in memory as in {@link BlockShuffle}; π₂ is that of block shuffling
+ * with the same b and f plus the chance that two draws of a window pick the same block ({@link
+ * dev.riffle.loader.diversity.DiversityModel#pi2Weighted}).
  *
  * <p>Rows are sampled with replacement, so an epoch is not exactly-once: it is n samples, the same
  * number of batches as the other samplers. Draw k of epoch e is a hash of (seed, e, k), so the
@@ -83,6 +84,23 @@ public final class WeightedBlocks implements Sampler {
   @Override
   public int fetchBatches() {
     return fetchBatches;
+  }
+
+  /**
+   * S = Σ p_k², the probability that two independent draws of epoch {@code epoch} pick the same
+   * block (p_k = W_k/W over that epoch's blocking), for {@link
+   * dev.riffle.loader.diversity.DiversityModel#pi2Weighted}. O(n/b).
+   */
+  public double blockCollision(long seed, long epoch) {
+    int n = cumulative.length - 1;
+    Blocks blocks = Samplers.epochBlocks(n, blockRows, jitter, seed, epoch);
+    double total = totalWeight();
+    double s = 0;
+    for (long k = 0; k < blocks.count(); k++) {
+      double p = sum(blocks.positionIn(k, 0), blocks.length(k)) / total;
+      s += p * p;
+    }
+    return s;
   }
 
   @Override

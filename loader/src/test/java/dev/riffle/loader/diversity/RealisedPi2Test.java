@@ -3,12 +3,14 @@ package dev.riffle.loader.diversity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.format.testing.Seeds;
+import dev.riffle.loader.plan.BalancedBlocks;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.EpochPlan;
 import dev.riffle.loader.plan.RollingPool;
 import dev.riffle.loader.plan.Sampler;
 import dev.riffle.loader.plan.Tail;
 import dev.riffle.loader.plan.TrueRandom;
+import dev.riffle.loader.plan.WeightedBlocks;
 import org.junit.jupiter.api.Test;
 
 /** Realised diversity of seeded plans against the exact model (research brief §3). */
@@ -80,6 +82,92 @@ class RealisedPi2Test {
       // The jitter raises π₂ above the fixed-length model by the length bias E[L²]/b − b.
       assertThat(model).isGreaterThan(DiversityModel.pi2(b, m, f) * 0.99);
     }
+  }
+
+  @Test
+  void weightedPi2WithinFivePercentOfItsModel() {
+    long seed = Seeds.seed();
+    String again =
+        Seeds.reproduce(
+            "loader", RealisedPi2Test.class, "weightedPi2WithinFivePercentOfItsModel", seed);
+    int n = 100_000;
+    double[] even = new double[n];
+    double[] skewed = new double[n];
+    for (int i = 0; i < n; i++) {
+      even[i] = 1;
+      // A tenth of the rows carry 20 times the weight: their blocks are drawn far more often.
+      skewed[i] = i < n / 10 ? 20 : 1;
+    }
+    // {b, f, m}
+    int[][] cases = {{16, 16, 64}, {32, 8, 64}, {8, 64, 32}};
+    for (double[] w : new double[][] {even, skewed}) {
+      for (int[] c : cases) {
+        int b = c[0];
+        int f = c[1];
+        int m = c[2];
+        WeightedBlocks s = new WeightedBlocks(b, f, 0.25, "w", w);
+        BatchDiversity d = new BatchDiversity(null);
+        double model = 0;
+        int epochs = 0;
+        long batches = 0;
+        for (long epoch = 0; batches < 4000; epoch++, epochs++) {
+          EpochPlan plan = EpochPlan.create(s, n, m, seed, epoch, Tail.DROP);
+          long[] batch = new long[m];
+          for (long t = 0; t < plan.batchCount(); t++, batches++) {
+            plan.slice(t, 0, 1, batch);
+            d.add(batch, m, plan.order()::blockOf, null);
+          }
+          model += DiversityModel.pi2Weighted(b, m, f, s.blockCollision(seed, epoch));
+        }
+        model /= epochs;
+        assertThat(d.pi2())
+            .as(
+                again + " %s b=%d f=%d m=%d model %.5f",
+                w == even ? "even" : "skewed",
+                b,
+                f,
+                m,
+                model)
+            .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
+        // The repeated draws of heavy blocks show: above block shuffling's π₂.
+        assertThat(model).isGreaterThan(DiversityModel.pi2(b, m, f));
+      }
+    }
+  }
+
+  @Test
+  void balancedPi2WithinFivePercentOfTheBlockModel() {
+    long seed = Seeds.seed();
+    String again =
+        Seeds.reproduce(
+            "loader", RealisedPi2Test.class, "balancedPi2WithinFivePercentOfTheBlockModel", seed);
+    int n = 200_000;
+    int[] labels = new int[n];
+    for (int i = 0; i < n; i++) {
+      // Five classes of unequal size, grouped like plates: 10%, 15%, 20%, 25%, 30% of the rows.
+      double u = (double) i / n;
+      labels[i] = u < 0.10 ? 0 : u < 0.25 ? 1 : u < 0.45 ? 2 : u < 0.70 ? 3 : 4;
+    }
+    int[][] cases = {{16, 16, 64}, {16, 64, 64}, {32, 8, 128}};
+    for (int[] c : cases) {
+      int b = c[0];
+      int f = c[1];
+      int m = c[2];
+      BalancedBlocks s = new BalancedBlocks(b, f, "label", labels);
+      assertThat(s.windowBlocksDistinct(m)).isTrue();
+      double model = DiversityModel.pi2(b, m, f);
+      long batches = (long) Math.ceil(40 / (model * m * m / 100.0));
+      BatchDiversity d = measure(s, n, m, seed, Math.max(500, batches));
+      assertThat(d.pi2())
+          .as(again + " b=%d f=%d m=%d model %.5f", b, f, m, model)
+          .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
+    }
+    // A class of 40 rows cannot fill its share of a 4096-row window without repeating blocks.
+    int[] tiny = labels.clone();
+    for (int i = 0; i < 40; i++) {
+      tiny[i] = 5;
+    }
+    assertThat(new BalancedBlocks(16, 64, "label", tiny).windowBlocksDistinct(64)).isFalse();
   }
 
   @Test
