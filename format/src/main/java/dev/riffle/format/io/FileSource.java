@@ -31,8 +31,10 @@ public final class FileSource implements RandomAccessSource {
   /** The alignment used for O_DIRECT reads when the file store reports a smaller block. */
   public static final int DIRECT_ALIGNMENT = 4096;
 
-  /** Bounce buffers larger than this are not kept between reads. */
-  private static final int KEEP_BOUNCE_BYTES = 1 << 20;
+  /**
+   * The bounce buffer of each reading thread: unaligned direct reads go through it piece by piece.
+   */
+  static final int BOUNCE_BYTES = 4 << 20;
 
   private static final ThreadLocal<ByteBuffer> BOUNCE = new ThreadLocal<>();
 
@@ -168,33 +170,35 @@ public final class FileSource implements RandomAccessSource {
       readAt(offset, dst);
       return;
     }
-    long start = offset & ~mask;
+    // Through the thread's bounce buffer, at most BOUNCE_BYTES at a time: a large unaligned read
+    // (a loader's fetch reads tens of MiB) must not allocate and fault in a buffer of its size.
     long end = offset + n;
-    long alignedEnd = (end + mask) & ~mask;
-    if (alignedEnd - start > Integer.MAX_VALUE - 2L * alignment) {
-      throw new IOException(path + ": read of " + n + " bytes is too large");
-    }
-    int span = (int) (alignedEnd - start);
     ByteBuffer b = BOUNCE.get();
-    if (b == null || b.capacity() < span) {
-      b = IoEngine.allocateAligned(span, alignment);
-      if (span <= KEEP_BOUNCE_BYTES) {
-        BOUNCE.set(b);
-      }
+    if (b == null) {
+      b = IoEngine.allocateAligned(BOUNCE_BYTES, alignment);
+      BOUNCE.set(b);
     }
-    b.clear().limit(span);
-    // The file may end inside the last block: a short read there is fine as long as it covers
-    // the bytes asked for.
-    long at = start;
+    long at = offset;
     while (at < end) {
-      int got = readOnce(b, at);
-      if (got <= 0 || (((at + got) & mask) != 0 && at + got < end)) {
-        throw new EOFException(path + ": end of file at offset " + Math.max(at, at + got));
+      long start = at & ~mask;
+      long pieceEnd = Math.min(end, start + BOUNCE_BYTES);
+      int span = (int) (((pieceEnd + mask) & ~mask) - start);
+      b.clear().limit(span);
+      // The file may end inside the last block: a short read there is fine as long as it covers
+      // the bytes asked for.
+      long got = start;
+      while (got < pieceEnd) {
+        int r = readOnce(b, got);
+        if (r <= 0 || (((got + r) & mask) != 0 && got + r < pieceEnd)) {
+          throw new EOFException(path + ": end of file at offset " + Math.max(got, got + r));
+        }
+        got += r;
       }
-      at += got;
+      int from = (int) (at - start);
+      int len = (int) (pieceEnd - at);
+      dst.put(b.duplicate().position(from).limit(from + len));
+      at = pieceEnd;
     }
-    int from = (int) (offset - start);
-    dst.put(b.duplicate().position(from).limit(from + n));
   }
 
   private void readAt(long offset, ByteBuffer dst) throws IOException {

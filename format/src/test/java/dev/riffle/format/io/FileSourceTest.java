@@ -72,6 +72,30 @@ class FileSourceTest {
   }
 
   @Test
+  void directReadsLargerThanTheBounceBufferGoPieceByPiece() throws IOException {
+    int size = 2 * FileSource.BOUNCE_BYTES + 3 * 4096 + 777; // ends inside a block
+    Path p = file(size);
+    byte[] all = Files.readAllBytes(p);
+    try (FileSource direct = FileSource.open(p, true)) {
+      long[][] cases = {
+        {5, size - 5}, // unaligned, all of the file but the ends
+        {4096, 2L * FileSource.BOUNCE_BYTES}, // aligned start, into a heap buffer
+        {size - FileSource.BOUNCE_BYTES - 1000, FileSource.BOUNCE_BYTES + 1000}, // to the end
+        {FileSource.BOUNCE_BYTES - 1, 2} // across a piece boundary
+      };
+      for (long[] c : cases) {
+        int at = (int) c[0];
+        int n = (int) c[1];
+        byte[] want = java.util.Arrays.copyOfRange(all, at, at + n);
+        assertThat(read(direct, at, n, true)).as("at %d n %d", at, n).isEqualTo(want);
+        assertThat(read(direct, at, n, false)).as("at %d n %d heap", at, n).isEqualTo(want);
+      }
+      assertThatThrownBy(() -> direct.readFully(size - 10, ByteBuffer.allocateDirect(11)))
+          .isInstanceOf(EOFException.class);
+    }
+  }
+
+  @Test
   void fallsBackWithAReasonOrReadsDirectlyOnTmpfs() throws IOException {
     Path shm = Path.of("/dev/shm");
     if (!Files.isDirectory(shm) || !"tmpfs".equals(Files.getFileStore(shm).type())) {
