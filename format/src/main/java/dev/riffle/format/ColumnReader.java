@@ -3,6 +3,7 @@ package dev.riffle.format;
 import com.github.luben.zstd.Zstd;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.RecordInput;
@@ -45,6 +46,9 @@ final class ColumnReader implements AutoCloseable {
   /** Whether the file's version (1.1 on) allows compressed sectors. */
   private final boolean sectorZstd;
 
+  /** Whether the file's version (1.2 on) allows split records. */
+  private final boolean splitRecords;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -57,9 +61,10 @@ final class ColumnReader implements AutoCloseable {
       FieldVector dictionary,
       long blockBytes,
       long dataBytes,
-      boolean sectorZstd) {
+      int versionMinor) {
     this.index = index;
-    this.sectorZstd = sectorZstd;
+    this.sectorZstd = versionMinor >= FileLayout.MINOR_SECTOR_ZSTD;
+    this.splitRecords = versionMinor >= FileLayout.MINOR_SPLIT;
     this.spec = spec;
     this.pages = pages;
     this.resource = resource;
@@ -133,7 +138,7 @@ final class ColumnReader implements AutoCloseable {
       int expectPages,
       BufferAllocator allocator,
       String resource,
-      boolean sectorZstd)
+      int versionMinor)
       throws CorruptFileException {
     block = block.order(ByteOrder.LITTLE_ENDIAN);
     int length = block.remaining();
@@ -251,7 +256,7 @@ final class ColumnReader implements AutoCloseable {
       throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
     return new ColumnReader(
-        index, spec, pages, resource, schema, dictionary, length, dataBytes, sectorZstd);
+        index, spec, pages, resource, schema, dictionary, length, dataBytes, versionMinor);
   }
 
   private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
@@ -818,7 +823,13 @@ final class ColumnReader implements AutoCloseable {
       throw new CorruptFileException(resource, fileOffset, "empty record");
     }
     int control = buf.get(pos) & 0xFF;
-    if ((control & ~(ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD)) != 0) {
+    int known =
+        ZipLayout.CONTROL_VALID
+            | ZipLayout.CONTROL_ZSTD
+            | (splitRecords ? ZipLayout.CONTROL_SPLIT : 0);
+    if ((control & ~known) != 0
+        || control
+            == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD | ZipLayout.CONTROL_SPLIT)) {
       throw new CorruptFileException(resource, fileOffset, "bad control byte " + control);
     }
     if ((control & ZipLayout.CONTROL_VALID) == 0) {
@@ -829,7 +840,16 @@ final class ColumnReader implements AutoCloseable {
       return;
     }
     RecordInput in = new RecordInput(resource);
-    if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
+    if ((control & ZipLayout.CONTROL_SPLIT) != 0) {
+      ByteSplit.Decoder splitter = INFLATER.get().splitter;
+      int n = splitter.decode(buf, pos + 1, length - 1, fileOffset + 1, resource);
+      // Offsets inside the restored record are reported at the payload's start.
+      in.reset(
+          ByteBuffer.wrap(splitter.record(), 0, n).order(ByteOrder.LITTLE_ENDIAN),
+          0,
+          n,
+          fileOffset + 1);
+    } else if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
       byte[] frame;
       int frameAt;
       if (buf.hasArray()) {
@@ -875,6 +895,7 @@ final class ColumnReader implements AutoCloseable {
     final com.github.luben.zstd.ZstdDecompressCtx ctx =
         new com.github.luben.zstd.ZstdDecompressCtx();
     private byte[] buffer = new byte[64 * 1024];
+    final ByteSplit.Decoder splitter = new ByteSplit.Decoder();
 
     byte[] room(int size) {
       if (buffer.length < size) {
@@ -1039,6 +1060,10 @@ final class ColumnReader implements AutoCloseable {
     }
     if (control == ZipLayout.CONTROL_VALID) {
       return measureRecord(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);
+    }
+    if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT) && codec != null) {
+      long size = ByteSplit.recordLength(buf, pos + 1, length - 1);
+      return size >= 0 && codec.measureInflated(size, s);
     }
     if (control != (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD) || codec == null) {
       return false;

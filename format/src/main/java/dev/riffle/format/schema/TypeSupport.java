@@ -233,4 +233,21 @@ public final class TypeSupport {
         return -1;
     }
   }
+
+  /**
+   * The byte width of the first floating-point type in {@code field}'s type tree (pre-order: the
+   * field, then its children), or 0 if it holds none: the plane stride for split records.
+   */
+  public static int floatStride(Field field) {
+    if (field.getType() instanceof ArrowType.FloatingPoint) {
+      return fixedWidth(field.getType());
+    }
+    for (Field child : field.getChildren()) {
+      int s = floatStride(child);
+      if (s > 0) {
+        return s;
+      }
+    }
+    return 0;
+  }
 }
