@@ -1,10 +1,14 @@
 package dev.riffle.format.encoding;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.ZipLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Split records (format 1.2, {@link ZipLayout#CONTROL_SPLIT}, FORMAT.md §5.3): a record's bytes
@@ -18,6 +22,13 @@ import java.nio.ByteBuffer;
 public final class ByteSplit {
   private ByteSplit() {}
 
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** Smaller records are not worth a split: too few bytes per plane for a zstd table to pay. */
   public static final int MIN_RECORD_BYTES = 256;
 
@@ -29,12 +40,34 @@ public final class ByteSplit {
     return splitBytes * 20 <= rawBytes * 19;
   }
 
-  /** Writer-side scratch: reused across the records of a page. */
-  public static final class Encoder {
+  /**
+   * zstd's minimum match length for planes: the longest, so that zstd codes a plane almost only as
+   * Huffman literals. Short matches in the sign/exponent plane cost more in sequence tables than
+   * they save (about 15% larger frames at the default of 3 for level 3) and slow the inflate.
+   */
+  public static final int MIN_MATCH = 7;
+
+  /** Writer-side scratch and zstd context: reused across the records of a page. */
+  public static final class Encoder implements AutoCloseable {
+    private final ZstdCompressCtx ctx;
     private byte[] plane = new byte[0];
     private byte[] frame = new byte[0];
     private final int[] frameLengths = new int[8];
     private final byte[][] frames = new byte[8][];
+
+    public Encoder(int zstdLevel) {
+      ctx = new ZstdCompressCtx();
+      ctx.setLevel(zstdLevel);
+      ctx.setMinMatch(MIN_MATCH);
+      ctx.setContentSize(true);
+      ctx.setChecksum(false);
+      ctx.setDictID(false);
+    }
+
+    @Override
+    public void close() {
+      ctx.close();
+    }
 
     /**
      * Appends the split payload of {@code data[from, from + len)} (everything after the control
@@ -42,7 +75,7 @@ public final class ByteSplit {
      *
      * @return the payload's length
      */
-    public int encode(byte[] data, int from, int len, int stride, int zstdLevel, ByteSink out) {
+    public int encode(byte[] data, int from, int len, int stride, ByteSink out) {
       int planeLen = len / stride;
       if (plane.length < planeLen) {
         plane = new byte[planeLen];
@@ -57,13 +90,13 @@ public final class ByteSplit {
         }
         frameLengths[p] = 0;
         if (planeLen > 0) {
-          long n = Zstd.compressByteArray(frame, 0, frame.length, plane, 0, planeLen, zstdLevel);
-          if (!Zstd.isError(n) && n < planeLen) {
-            frameLengths[p] = (int) n;
+          int n = ctx.compressByteArray(frame, 0, frame.length, plane, 0, planeLen);
+          if (n < planeLen) {
+            frameLengths[p] = n;
             if (frames[p] == null || frames[p].length < n) {
               frames[p] = new byte[frame.length];
             }
-            System.arraycopy(frame, 0, frames[p], 0, (int) n);
+            System.arraycopy(frame, 0, frames[p], 0, n);
           }
         }
         out.putVarint(frameLengths[p]);
@@ -104,7 +137,7 @@ public final class ByteSplit {
   public static final class Decoder {
     private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
     private byte[] record = new byte[64 * 1024];
-    private byte[] plane = new byte[16 * 1024];
+    private byte[] planes = new byte[64 * 1024];
     private byte[] frame = new byte[0];
     private final int[] frameLengths = new int[8];
 
@@ -133,26 +166,56 @@ public final class ByteSplit {
       if (record.length < len) {
         record = new byte[Math.max(len, record.length * 2)];
       }
-      if (plane.length < planeLen) {
-        plane = new byte[Math.max(planeLen, plane.length * 2)];
+      if (planes.length < len) {
+        planes = new byte[Math.max(len, planes.length * 2)];
       }
       for (int p = 0; p < stride; p++) {
         long at = in.fileOffset();
         if (frameLengths[p] == 0) {
-          buf.get(in.take(planeLen), plane, 0, planeLen);
+          buf.get(in.take(planeLen), planes, p * planeLen, planeLen);
         } else {
           inflate(buf, in.take(frameLengths[p]), frameLengths[p], planeLen, at, resource, p);
         }
-        for (int j = 0, dst = p; j < planeLen; j++, dst += stride) {
-          record[dst] = plane[j];
-        }
       }
+      interleave(stride, planeLen);
       int tail = len - planeLen * stride;
       buf.get(in.take(tail), record, planeLen * stride, tail);
       if (in.remaining() != 0) {
         throw in.corrupt("split record has " + in.remaining() + " trailing bytes");
       }
       return len;
+    }
+
+    /** Puts byte j of plane p at record byte j·stride + p, a whole value per store. */
+    private void interleave(int stride, int m) {
+      byte[] b = planes;
+      byte[] r = record;
+      switch (stride) {
+        case 2:
+          for (int j = 0; j < m; j++) {
+            SHORT.set(r, 2 * j, (short) ((b[j] & 0xFF) | (b[m + j] & 0xFF) << 8));
+          }
+          break;
+        case 4:
+          for (int j = 0, m2 = 2 * m, m3 = 3 * m; j < m; j++) {
+            INT.set(
+                r,
+                4 * j,
+                (b[j] & 0xFF)
+                    | (b[m + j] & 0xFF) << 8
+                    | (b[m2 + j] & 0xFF) << 16
+                    | (b[m3 + j] & 0xFF) << 24);
+          }
+          break;
+        default:
+          for (int j = 0; j < m; j++) {
+            long v = 0;
+            for (int p = 7; p >= 0; p--) {
+              v = v << 8 | (b[p * m + j] & 0xFF);
+            }
+            LONG.set(r, 8 * j, v);
+          }
+      }
     }
 
     /** The buffer holding the last decoded record from index 0; valid until the next decode. */
@@ -185,7 +248,7 @@ public final class ByteSplit {
       }
       int n;
       try {
-        n = ctx.decompressByteArray(plane, 0, planeLen, src, srcAt, frameLength);
+        n = ctx.decompressByteArray(planes, p * planeLen, planeLen, src, srcAt, frameLength);
       } catch (RuntimeException e) {
         // zstd-jni throws ZstdException (not an error code) for damaged frames.
         throw new CorruptFileException(

@@ -68,9 +68,23 @@ public final class ZipEncoder {
   public static LongList encodeVar(PageRows rows, int zstdLevel, int splitStride, ByteSink out) {
     LongList offsets = new LongList();
     int pageStart = out.length();
+    try (ByteSplit.Encoder splitter =
+        splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null) {
+      encodeVar(rows, zstdLevel, splitStride, splitter, out, offsets, pageStart);
+    }
+    return offsets;
+  }
+
+  private static void encodeVar(
+      PageRows rows,
+      int zstdLevel,
+      int splitStride,
+      ByteSplit.Encoder splitter,
+      ByteSink out,
+      LongList offsets,
+      int pageStart) {
     byte[] data = rows.array();
     byte[] scratch = new byte[0];
-    ByteSplit.Encoder splitter = splitStride > 0 ? new ByteSplit.Encoder() : null;
     int valid = 0;
     for (int r = 0; r < rows.rowCount(); r++) {
       offsets.add(out.length() - pageStart);
@@ -98,7 +112,7 @@ public final class ZipEncoder {
           && len <= ZipLayout.MAX_INFLATED_BYTES) {
         int mark = out.length();
         out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT));
-        int n = splitter.encode(data, from, len, splitStride, zstdLevel, out);
+        int n = splitter.encode(data, from, len, splitStride, out);
         if (ByteSplit.worthIt(n, len) && (zstdBytes < 0 || n < zstdBytes)) {
           continue;
         }
@@ -113,6 +127,5 @@ public final class ZipEncoder {
       out.put(data, from, len);
     }
     offsets.add(out.length() - pageStart);
-    return offsets;
   }
 }
