@@ -39,11 +39,12 @@ import org.apache.arrow.memory.RootAllocator;
  *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out benchmarks/results]
  *     [--types u64,str16,...] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
  *     [--concurrency 1,16] [--take 256] [--seconds 2] [--cache cold,warm] [--no-fio] [--seed 1]
- *     [--name compare-DATE] [--split-floats]
+ *     [--name compare-DATE] [--split-floats] [--pack-lists]
  * </pre>
  *
- * {@code --split-floats} writes the Riffle files with split float records (format 1.2, writer
- * option {@code splitFloats}); otherwise they use the writer's defaults.
+ * {@code --split-floats} and {@code --pack-lists} write the Riffle files with split float records
+ * and LISTS sectors (format 1.2, writer options {@code splitFloats}, {@code packLists}); otherwise
+ * they use the writer's defaults.
  */
 public final class Compare {
   static final List<String> TAKE_FORMATS =
@@ -63,6 +64,7 @@ public final class Compare {
   List<String> caches = List.of("cold", "warm");
   boolean fio = true;
   boolean splitFloats;
+  boolean packLists;
   long seed = 1;
   String name;
   List<String> formats = TAKE_FORMATS;
@@ -127,6 +129,9 @@ public final class Compare {
         case "--split-floats":
           splitFloats = true;
           break;
+        case "--pack-lists":
+          packLists = true;
+          break;
         case "--seed":
           seed = Long.parseLong(args[++i]);
           break;
@@ -143,7 +148,7 @@ public final class Compare {
   }
 
   WriterOptions riffleOptions() {
-    return WriterOptions.defaults().withSplitFloats(splitFloats);
+    return WriterOptions.defaults().withSplitFloats(splitFloats).withPackLists(packLists);
   }
 
   long rows(String type) {

@@ -25,14 +25,15 @@ class CompareTest {
       for (String type : Lance8.TYPES) {
         long rows = Lance8.narrow(type) ? 5000 : 40;
         c.rowCounts.put(type, rows);
-        // Split float records on, so that vec768 and list_vec read back from format 1.2 files.
+        // Split float records and LISTS sectors on, so that vec768, list_vec and list_u64 read
+        // back from format 1.2 files.
         DataSet.write(
             dir,
             type,
             rows,
             1,
             Compare.WRITE_FORMATS,
-            WriterOptions.defaults().withSplitFloats(true),
+            WriterOptions.defaults().withSplitFloats(true).withPackLists(true),
             allocator);
         long[] idx = new SplittableRandom(type.hashCode()).longs(64, 0, rows).toArray();
         idx[0] = 0;

@@ -49,6 +49,9 @@ final class ColumnReader implements AutoCloseable {
   /** Whether the file's version (1.2 on) allows split records. */
   private final boolean splitRecords;
 
+  /** Item width of LISTS sectors for this column (1.2 on), or -1 if it may not have them. */
+  private final int listItemWidth;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -86,6 +89,7 @@ final class ColumnReader implements AutoCloseable {
       codec = null;
       fixedWidth = -1;
       integerColumn = false;
+      listItemWidth = -1;
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       codec = Codecs.forField(field);
@@ -99,6 +103,8 @@ final class ColumnReader implements AutoCloseable {
           TypeSupport.integerSignedness(field.getType()) >= 0
               && Integer.bitCount(fixedWidth) == 1
               && fixedWidth <= 8;
+      listItemWidth =
+          versionMinor >= FileLayout.MINOR_LISTS ? TypeSupport.listItemWidth(field) : -1;
     }
   }
 
@@ -564,11 +570,120 @@ final class ColumnReader implements AutoCloseable {
           }
           return;
         }
+      case SectorLayout.CODEC_LISTS:
+        if (listItemWidth > 0) {
+          decodeLists(d, base, p, end, bitmap, valid, idx, kFrom, kTo, fileOffset, t, outStart);
+          return;
+        }
+      // A file before 1.2, or a column that cannot hold them: an unknown codec.
       default:
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
   }
+
+  /**
+   * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1, 1.2) whose packed counts start at
+   * {@code p}: each row's record ({@code varint count}, then its items) is rebuilt in a per-thread
+   * buffer and decoded like a RECORDS row. The first row's items start after the items of all valid
+   * rows before it, so a take sums those counts (at most a sector's worth).
+   */
+  private void decodeLists(
+      ByteBuffer d,
+      int base,
+      int p,
+      int end,
+      int bitmap,
+      int valid,
+      int idx,
+      int kFrom,
+      int kTo,
+      long fileOffset,
+      Target t,
+      int outStart)
+      throws CorruptFileException {
+    SectorMemo memo = LAST_SECTOR.get();
+    int bitWidth = memo.bitWidth;
+    long reference = memo.reference;
+    int w = listItemWidth;
+    if (t.single == null || memo.valueWidth != w || bitWidth > 32 || memo.inflated) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "LISTS sector (item width "
+              + memo.valueWidth
+              + ", count width "
+              + bitWidth
+              + (memo.inflated ? ", compressed" : "")
+              + ") does not fit column '"
+              + spec.name()
+              + "'");
+    }
+    long items = p + (long) BitPacking.packedBytes(valid, bitWidth);
+    if (items > end) {
+      throw new CorruptFileException(resource, fileOffset, "list counts overrun the sector");
+    }
+    long maxCount = (end - items) / w;
+    long start = 0;
+    for (int v = 0; v < idx; v++) {
+      start += listCount(d, p, v, bitWidth, reference, maxCount, fileOffset);
+    }
+    ListScratch scratch = LIST_SCRATCH.get();
+    RecordInput in = new RecordInput(resource);
+    for (int k = kFrom; k < kTo; k++) {
+      int j = outStart + (k - kFrom);
+      if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
+        t.setNull(j);
+        continue;
+      }
+      long c = listCount(d, p, idx, bitWidth, reference, maxCount, fileOffset);
+      long at = items + start * w;
+      if (start > maxCount || at + c * w > end) {
+        throw new CorruptFileException(
+            resource, fileOffset + (at - base), "list items overrun the sector");
+      }
+      int len = scratch.record(d, (int) at, (int) c, w);
+      in.reset(scratch.view, 0, len, fileOffset + (at - base));
+      decodeRecord(in, t, j);
+      start += c;
+      idx++;
+    }
+  }
+
+  private long listCount(
+      ByteBuffer d, int p, int v, int bitWidth, long reference, long maxCount, long fileOffset)
+      throws CorruptFileException {
+    long c = reference + BitPacking.get(d, p, v, bitWidth);
+    if (c < 0 || c > maxCount) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "list item count " + Long.toUnsignedString(c) + " overruns the sector");
+    }
+    return c;
+  }
+
+  /** A per-thread buffer for the record of one LISTS row: varint count, then its items. */
+  private static final class ListScratch {
+    private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
+    ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+
+    /** Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}. */
+    int record(ByteBuffer d, int at, int count, int w) {
+      int len = 0;
+      long c = count;
+      while (c >= 0x80) {
+        bytes[len++] = (byte) (c | 0x80);
+        c >>>= 7;
+      }
+      bytes[len++] = (byte) c;
+      d.get(at, bytes, len, count * w);
+      return len + count * w;
+    }
+  }
+
+  private static final ThreadLocal<ListScratch> LIST_SCRATCH =
+      ThreadLocal.withInitial(ListScratch::new);
 
   /**
    * Verifies a sector's checksum and header and records it, parsed, as this thread's last verified

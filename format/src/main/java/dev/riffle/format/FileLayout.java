@@ -39,6 +39,9 @@ public final class FileLayout {
   /** The first minor version with byte-split records (ZipLayout.CONTROL_SPLIT). */
   public static final int MINOR_SPLIT = 2;
 
+  /** The first minor version with list sectors (SectorLayout.CODEC_LISTS). */
+  public static final int MINOR_LISTS = 2;
+
   /** The sector: the unit every random read is aligned to and sized in. */
   public static final int SECTOR_BYTES = 4096;
 

@@ -46,6 +46,9 @@ final class ColumnWriter {
   /** Plane stride of split records (format 1.2), 0 if this column never splits. */
   private final int splitStride;
 
+  /** Item width of LISTS sectors (format 1.2), 0 if this column never uses them. */
+  private final int listItemWidth;
+
   private final PageRows rows = new PageRows();
   private final ByteSink page = new ByteSink(64 * 1024);
   private final ByteSink entries = new ByteSink(1024);
@@ -57,6 +60,7 @@ final class ColumnWriter {
   /**
    * @param sectorZstd whether sectors may be compressed (at {@code zstdLevel})
    * @param split whether ZIP records holding floats may be split (at {@code zstdLevel})
+   * @param lists whether sectors of lists of fixed-width items may use the LISTS codec
    * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
    */
   ColumnWriter(
@@ -66,6 +70,7 @@ final class ColumnWriter {
       int zstdLevel,
       boolean sectorZstd,
       boolean split,
+      boolean lists,
       DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
@@ -83,6 +88,7 @@ final class ColumnWriter {
         stride = stride > 0 ? stride : TypeSupport.floatStride(schema.fields().get(f));
       }
       splitStride = split ? stride : 0;
+      listItemWidth = 0;
       return;
     }
     int fieldIndex = spec.fields().get(0);
@@ -114,6 +120,12 @@ final class ColumnWriter {
                 && !(fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH)
             ? TypeSupport.floatStride(field)
             : 0;
+    listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field)) : 0;
+  }
+
+  /** The item width of LISTS sectors, 0 if this column never uses them. */
+  int listItemWidth() {
+    return listItemWidth;
   }
 
   /** The plane stride of split records, 0 if this column never splits them. */
@@ -184,7 +196,9 @@ final class ColumnWriter {
         index =
             fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH
                 ? SectorEncoder.encodeFixed(rows, width, signedness, sectorZstdLevel, page)
-                : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
+                : listItemWidth > 0
+                    ? SectorEncoder.encodeLists(rows, listItemWidth, sectorZstdLevel, page)
+                    : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:
         int recordBytes = rows.recordEnd(0);

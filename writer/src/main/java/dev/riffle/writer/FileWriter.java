@@ -75,10 +75,12 @@ public final class FileWriter implements AutoCloseable {
               options.zstdLevel(),
               options.sectorZstd(),
               options.splitRecords(),
+              options.packLists(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
-      split |= columns.get(c).splitStride() > 0;
+      split |= columns.get(c).splitStride() > 0 || columns.get(c).listItemWidth() > 0;
     }
-    // Decided before the head is written, from the schema: whether a column may split records.
+    // Decided before the head is written, from the schema: whether a column may split records or
+    // pack lists.
     this.versionMinor = split ? FileLayout.MINOR_SPLIT : options.versionMinor();
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);

@@ -20,13 +20,17 @@ import java.util.List;
  *     with a floating-point type below a list, fixed-size list, struct or map, or a column group
  *     with one) is marked version 1.2, which 1.1 readers refuse (default off: such rows are no
  *     longer a fixed number of bytes, and 1.1 readers cannot read the file)
+ * @param packLists whether sectors of lists of fixed-width non-null items may use the LISTS codec
+ *     (format 1.2, FORMAT.md §5.1): a file with such a column is marked version 1.2, which 1.1
+ *     readers refuse (default off, for that reason)
  */
 public record WriterOptions(
     int pageBytes,
     List<List<String>> columnGroups,
     int zstdLevel,
     boolean compressSectors,
-    boolean splitFloats) {
+    boolean splitFloats,
+    boolean packLists) {
   public static final int DEFAULT_PAGE_BYTES = 1 << 20;
   public static final int DEFAULT_ZSTD_LEVEL = 3;
 
@@ -46,13 +50,13 @@ public record WriterOptions(
 
   /** Options with compressed sectors on, split records off. */
   public WriterOptions(int pageBytes, List<List<String>> columnGroups, int zstdLevel) {
-    this(pageBytes, columnGroups, zstdLevel, true, false);
+    this(pageBytes, columnGroups, zstdLevel, true, false, false);
   }
 
   /** Options with split records off. */
   public WriterOptions(
       int pageBytes, List<List<String>> columnGroups, int zstdLevel, boolean compressSectors) {
-    this(pageBytes, columnGroups, zstdLevel, compressSectors, false);
+    this(pageBytes, columnGroups, zstdLevel, compressSectors, false, false);
   }
 
   /**
@@ -60,7 +64,7 @@ public record WriterOptions(
    * records.
    */
   public static WriterOptions defaults() {
-    return new WriterOptions(DEFAULT_PAGE_BYTES, List.of(), DEFAULT_ZSTD_LEVEL, true, false);
+    return new WriterOptions(DEFAULT_PAGE_BYTES, List.of(), DEFAULT_ZSTD_LEVEL, true, false, false);
   }
 
   /** Whether the file uses compressed sectors at all, which makes it version 1.1. */
@@ -75,36 +79,42 @@ public record WriterOptions(
 
   /**
    * The minor format version of files written with these options that have no column that could
-   * hold split records (FileWriter marks files with one 1.2).
+   * hold split records or LISTS sectors (FileWriter marks files with one 1.2).
    */
   public int versionMinor() {
     return sectorZstd() ? dev.riffle.format.FileLayout.MINOR_SECTOR_ZSTD : 0;
   }
 
   public WriterOptions withCompressSectors(boolean on) {
-    return new WriterOptions(pageBytes, columnGroups, zstdLevel, on, splitFloats);
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, on, splitFloats, packLists);
+  }
+
+  public WriterOptions withPackLists(boolean on) {
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on);
   }
 
   public WriterOptions withSplitFloats(boolean on) {
-    return new WriterOptions(pageBytes, columnGroups, zstdLevel, compressSectors, on);
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, compressSectors, on, packLists);
   }
 
   public WriterOptions withPageBytes(int bytes) {
-    return new WriterOptions(bytes, columnGroups, zstdLevel, compressSectors, splitFloats);
+    return new WriterOptions(
+        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   public WriterOptions withColumnGroups(List<List<String>> groups) {
-    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats);
+    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   /** Adds one column group. */
   public WriterOptions withColumnGroup(String... fields) {
     List<List<String>> groups = new ArrayList<>(columnGroups);
     groups.add(List.of(fields));
-    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats);
+    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   public WriterOptions withZstdLevel(int level) {
-    return new WriterOptions(pageBytes, columnGroups, level, compressSectors, splitFloats);
+    return new WriterOptions(
+        pageBytes, columnGroups, level, compressSectors, splitFloats, packLists);
   }
 }

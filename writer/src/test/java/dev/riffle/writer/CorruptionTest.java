@@ -242,6 +242,22 @@ class CorruptionTest {
                         f("item", new ArrowType.FixedSizeList(40), notNull("item", f64))))),
             List.of(),
             30));
+    // Lists of fixed-width items: LISTS sectors (format 1.2).
+    c.add(
+        new TypeCase(
+            "sectors_lists",
+            new Schema(
+                List.of(
+                    f(
+                        "list_u64",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(64, false))),
+                    f(
+                        "list_bool",
+                        ArrowType.LargeList.INSTANCE,
+                        notNull("item", ArrowType.Bool.INSTANCE)))),
+            List.of(),
+            900));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -282,7 +298,8 @@ class CorruptionTest {
           WriterOptions.defaults()
               .withPageBytes(pageBytes(c))
               .withColumnGroups(c.groups)
-              .withSplitFloats(c.name.equals("zip_split"));
+              .withSplitFloats(c.name.equals("zip_split"))
+              .withPackLists(c.name.equals("sectors_lists"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

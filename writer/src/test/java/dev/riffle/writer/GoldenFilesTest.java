@@ -232,7 +232,24 @@ class GoldenFilesTest {
                                 new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))))),
             24,
             0.1,
-            small.withSplitFloats(true)));
+            small.withSplitFloats(true)),
+        // 1.2: LISTS sectors — lists of uint64 (nullable lists) and large lists of int16, lists
+        // of 0 to 5 items; with nulls the sectors carry a validity bitmap.
+        new Golden(
+            "sectors-lists",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "list_u64",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(64, false))),
+                    TypeCase.notNull(
+                        "large_list_i16",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(16, true))))),
+            400,
+            0.1,
+            small.withPackLists(true)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -261,7 +278,9 @@ class GoldenFilesTest {
         }
       }
       String version =
-          g.name().startsWith("zip-split") ? "1.2" : g.options().sectorZstd() ? "1.1" : "1.0";
+          g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
+              ? "1.2"
+              : g.options().sectorZstd() ? "1.1" : "1.0";
       assertThat(reader.formatVersion()).isEqualTo(version);
       if (g.name().startsWith("zip-split")) {
         long[] controls = SplitRecordsTest.controls(reader, Files.readAllBytes(committed));

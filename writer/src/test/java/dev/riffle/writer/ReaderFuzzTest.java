@@ -279,6 +279,38 @@ class ReaderFuzzTest {
     }
   }
 
+  /**
+   * Adds the LISTS-sector inputs (format 1.2) to the corpus without touching the others: {@code mvn
+   * -pl writer test -Dtest=ReaderFuzzTest#regenerateListsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateListsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase lists =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("sectors_lists"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, lists, 300, 0x5eed);
+      save("valid-sectors-lists", valid);
+      save("truncated-sectors-lists", Arrays.copyOf(valid, valid.length / 2));
+      int sector = FileLayout.DATA_OFFSET;
+      assertThat(valid[sector + SectorLayout.CODEC_OFFSET])
+          .isEqualTo((byte) SectorLayout.CODEC_LISTS);
+      // The count width, the item width, and the packed counts.
+      byte[] width = flip(valid, sector + SectorLayout.BIT_WIDTH_OFFSET, 0x08);
+      CorruptionTest.repairChecksums(width);
+      save("count-width-crc-repaired-sectors-lists", width);
+      byte[] item = flip(valid, sector + SectorLayout.VALUE_WIDTH_OFFSET, 0x02);
+      CorruptionTest.repairChecksums(item);
+      save("item-width-crc-repaired-sectors-lists", item);
+      byte[] counts = flip(valid, sector + SectorLayout.HEADER_BYTES + 40, 0x30);
+      CorruptionTest.repairChecksums(counts);
+      save("flipped-counts-crc-repaired-sectors-lists", counts);
+    }
+  }
+
   private static int firstSplitRecord(BufferAllocator a, byte[] b) throws IOException {
     try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
       for (int c = 0; c < r.schema().columns().size(); c++) {

@@ -250,4 +250,24 @@ public final class TypeSupport {
     }
     return 0;
   }
+
+  /**
+   * The item width of a field that LISTS sectors can hold (FORMAT.md §5.1): a list or large list
+   * whose item field is non-nullable and of a fixed-width primitive type of at most 64 bytes (1
+   * byte for a boolean); -1 for any other field.
+   */
+  public static int listItemWidth(Field field) {
+    ArrowType t = field.getType();
+    if (field.getDictionary() != null
+        || !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList)
+        || field.getChildren().size() != 1) {
+      return -1;
+    }
+    Field item = field.getChildren().get(0);
+    if (item.isNullable() || item.getDictionary() != null) {
+      return -1;
+    }
+    int w = item.getType() instanceof ArrowType.Bool ? 1 : fixedWidth(item.getType());
+    return w >= 1 && w <= 64 ? w : -1;
+  }
 }
