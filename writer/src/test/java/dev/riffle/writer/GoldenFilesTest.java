@@ -71,7 +71,8 @@ class GoldenFilesTest {
         WriterOptions.defaults()
             .withPageBytes(4096)
             .withCompressSectors(false)
-            .withSplitFloats(false);
+            .withSplitFloats(false)
+            .withPackLists(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
     return Stream.of(

@@ -195,6 +195,46 @@ class ListSectorsTest {
     }
   }
 
+  /** FORMAT.md §5.1, Example E, byte for byte. */
+  @Test
+  void specExampleE() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        FileWriter w = FileWriter.create(out, schema, null, LISTS)) {
+      org.apache.arrow.vector.complex.ListVector l =
+          (org.apache.arrow.vector.complex.ListVector) root.getVector(0);
+      org.apache.arrow.vector.UInt8Vector items =
+          (org.apache.arrow.vector.UInt8Vector) l.getDataVector();
+      root.allocateNew();
+      int at = l.startNewValue(0);
+      items.setSafe(at, 7);
+      items.setSafe(at + 1, 8);
+      l.endValue(0, 2);
+      l.setNull(1);
+      at = l.startNewValue(2);
+      items.setSafe(at, 9);
+      l.endValue(2, 1);
+      l.setValueCount(3);
+      root.setRowCount(3);
+      w.write(root);
+      w.finish();
+    }
+    byte[] b = out.toByteArray();
+    byte[] sector =
+        java.util.Arrays.copyOfRange(b, FileLayout.DATA_OFFSET, FileLayout.DATA_OFFSET + 42);
+    assertThat(java.util.HexFormat.of().formatHex(sector))
+        .isEqualTo(
+            "0300030101080000"
+                + "0100000000000000"
+                + "05"
+                + "01"
+                + "0700000000000000"
+                + "0800000000000000"
+                + "0900000000000000");
+  }
+
   @Test
   void aRowIsOneSectorRead() throws Exception {
     Schema schema =
