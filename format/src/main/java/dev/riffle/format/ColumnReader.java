@@ -624,11 +624,21 @@ final class ColumnReader implements AutoCloseable {
       throw new CorruptFileException(resource, fileOffset, "list counts overrun the sector");
     }
     long maxCount = (end - items) / w;
+    ListScratch scratch = LIST_SCRATCH.get();
+    // The counts of the valid rows before the first one decoded and of those decoded, at once.
+    int last = idx;
+    for (int k = kFrom; k < kTo; k++) {
+      last += bitmap >= 0 && !Bitmaps.get(d, bitmap, k) ? 0 : 1;
+    }
+    if (last > valid) {
+      throw new CorruptFileException(resource, fileOffset, "more list rows than valid rows");
+    }
+    long[] counts = scratch.counts(last);
+    BitPacking.unpack(d, p, 0, last, bitWidth, counts);
     long start = 0;
     for (int v = 0; v < idx; v++) {
-      start += listCount(d, p, v, bitWidth, reference, maxCount, fileOffset);
+      start += checkedCount(counts[v], reference, maxCount, fileOffset);
     }
-    ListScratch scratch = LIST_SCRATCH.get();
     RecordInput in = new RecordInput(resource);
     for (int k = kFrom; k < kTo; k++) {
       int j = outStart + (k - kFrom);
@@ -636,7 +646,7 @@ final class ColumnReader implements AutoCloseable {
         t.setNull(j);
         continue;
       }
-      long c = listCount(d, p, idx, bitWidth, reference, maxCount, fileOffset);
+      long c = checkedCount(counts[idx], reference, maxCount, fileOffset);
       long at = items + start * w;
       if (start > maxCount || at + c * w > end) {
         throw new CorruptFileException(
@@ -650,10 +660,9 @@ final class ColumnReader implements AutoCloseable {
     }
   }
 
-  private long listCount(
-      ByteBuffer d, int p, int v, int bitWidth, long reference, long maxCount, long fileOffset)
+  private long checkedCount(long packed, long reference, long maxCount, long fileOffset)
       throws CorruptFileException {
-    long c = reference + BitPacking.get(d, p, v, bitWidth);
+    long c = reference + packed;
     if (c < 0 || c > maxCount) {
       throw new CorruptFileException(
           resource,
@@ -667,6 +676,14 @@ final class ColumnReader implements AutoCloseable {
   private static final class ListScratch {
     private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
     ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    private long[] counts = new long[1024];
+
+    long[] counts(int n) {
+      if (counts.length < n) {
+        counts = new long[Math.max(n, 2 * counts.length)];
+      }
+      return counts;
+    }
 
     /** Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}. */
     int record(ByteBuffer d, int at, int count, int w) {
