@@ -160,8 +160,19 @@ public final class ByteSplit {
         throw new CorruptFileException(resource, fileOffset + 1, "empty split record");
       }
       int planeLen = len / stride;
+      long stored = len - (long) planeLen * stride;
       for (int p = 0; p < stride; p++) {
         frameLengths[p] = (int) in.varint(Integer.MAX_VALUE);
+        stored += frameLengths[p] == 0 ? planeLen : frameLengths[p];
+      }
+      // Checked before any buffer is sized for the record.
+      if (stored != in.remaining()) {
+        throw in.corrupt(
+            "split record planes and tail take "
+                + stored
+                + " bytes, "
+                + in.remaining()
+                + " remain");
       }
       if (record.length < len) {
         record = new byte[Math.max(len, record.length * 2)];
