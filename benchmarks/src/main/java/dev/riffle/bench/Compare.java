@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.riffle.format.ReadStats;
+import dev.riffle.writer.WriterOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -38,8 +39,12 @@ import org.apache.arrow.memory.RootAllocator;
  *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out benchmarks/results]
  *     [--types u64,str16,...] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
  *     [--concurrency 1,16] [--take 256] [--seconds 2] [--cache cold,warm] [--no-fio] [--seed 1]
- *     [--name compare-DATE]
+ *     [--name compare-DATE] [--split-floats] [--pack-lists]
  * </pre>
+ *
+ * {@code --split-floats} and {@code --pack-lists} write the Riffle files with split float records
+ * and LISTS sectors (format 1.2, writer options {@code splitFloats}, {@code packLists}); otherwise
+ * they use the writer's defaults.
  */
 public final class Compare {
   static final List<String> TAKE_FORMATS =
@@ -58,6 +63,8 @@ public final class Compare {
   double seconds = 2;
   List<String> caches = List.of("cold", "warm");
   boolean fio = true;
+  boolean splitFloats;
+  boolean packLists;
   long seed = 1;
   String name;
   List<String> formats = TAKE_FORMATS;
@@ -119,6 +126,12 @@ public final class Compare {
         case "--no-fio":
           fio = false;
           break;
+        case "--split-floats":
+          splitFloats = true;
+          break;
+        case "--pack-lists":
+          packLists = true;
+          break;
         case "--seed":
           seed = Long.parseLong(args[++i]);
           break;
@@ -132,6 +145,10 @@ public final class Compare {
     for (String t : types) {
       Lance8.field(t);
     }
+  }
+
+  WriterOptions riffleOptions() {
+    return WriterOptions.defaults().withSplitFloats(splitFloats).withPackLists(packLists);
   }
 
   long rows(String type) {
@@ -159,7 +176,7 @@ public final class Compare {
         long n = rows(type);
         rowCounts.put(type, n);
         long t0 = System.nanoTime();
-        DataSet.write(dir, type, n, seed, WRITE_FORMATS, allocator);
+        DataSet.write(dir, type, n, seed, WRITE_FORMATS, riffleOptions(), allocator);
         log(
             String.format(
                 "%s: %,d rows written in %.1f s", type, n, (System.nanoTime() - t0) / 1e9));

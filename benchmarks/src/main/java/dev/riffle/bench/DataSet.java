@@ -30,10 +30,16 @@ final class DataSet {
   /**
    * Generates {@code rows} rows of {@code type} (seeded) and writes them as Riffle, every Parquet
    * variant in {@code formats} and Arrow IPC, skipping files that already exist (same name = same
-   * type, rows and seed).
+   * type, rows and seed). Riffle files are written with {@code riffleOptions}.
    */
   static void write(
-      Path dir, String type, long rows, long seed, List<String> formats, BufferAllocator allocator)
+      Path dir,
+      String type,
+      long rows,
+      long seed,
+      List<String> formats,
+      WriterOptions riffleOptions,
+      BufferAllocator allocator)
       throws IOException {
     Files.createDirectories(dir);
     List<String> missing = new ArrayList<>();
@@ -57,7 +63,7 @@ final class DataSet {
       for (String f : missing) {
         Path target = file(dir, type, rows, f);
         if (f.equals("riffle")) {
-          riffle = FileWriter.create(target, schema, WriterOptions.defaults());
+          riffle = FileWriter.create(target, schema, riffleOptions);
           open.add(riffle);
         } else if (f.equals("arrow-ipc")) {
           Path tmp = target.resolveSibling(target.getFileName() + ".tmp");

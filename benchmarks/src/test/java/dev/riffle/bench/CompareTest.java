@@ -2,6 +2,7 @@ package dev.riffle.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +25,16 @@ class CompareTest {
       for (String type : Lance8.TYPES) {
         long rows = Lance8.narrow(type) ? 5000 : 40;
         c.rowCounts.put(type, rows);
-        DataSet.write(dir, type, rows, 1, Compare.WRITE_FORMATS, allocator);
+        // Split float records and LISTS sectors on, so that vec768, list_vec and list_u64 read
+        // back from format 1.2 files.
+        DataSet.write(
+            dir,
+            type,
+            rows,
+            1,
+            Compare.WRITE_FORMATS,
+            WriterOptions.defaults().withSplitFloats(true).withPackLists(true),
+            allocator);
         long[] idx = new SplittableRandom(type.hashCode()).longs(64, 0, rows).toArray();
         idx[0] = 0;
         idx[1] = rows - 1;

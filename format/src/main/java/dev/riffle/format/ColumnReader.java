@@ -3,6 +3,7 @@ package dev.riffle.format;
 import com.github.luben.zstd.Zstd;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.RecordInput;
@@ -45,6 +46,12 @@ final class ColumnReader implements AutoCloseable {
   /** Whether the file's version (1.1 on) allows compressed sectors. */
   private final boolean sectorZstd;
 
+  /** Whether the file's version (1.2 on) allows split records. */
+  private final boolean splitRecords;
+
+  /** Item width of LISTS sectors for this column (1.2 on), or -1 if it may not have them. */
+  private final int listItemWidth;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -57,9 +64,10 @@ final class ColumnReader implements AutoCloseable {
       FieldVector dictionary,
       long blockBytes,
       long dataBytes,
-      boolean sectorZstd) {
+      int versionMinor) {
     this.index = index;
-    this.sectorZstd = sectorZstd;
+    this.sectorZstd = versionMinor >= FileLayout.MINOR_SECTOR_ZSTD;
+    this.splitRecords = versionMinor >= FileLayout.MINOR_SPLIT;
     this.spec = spec;
     this.pages = pages;
     this.resource = resource;
@@ -81,6 +89,7 @@ final class ColumnReader implements AutoCloseable {
       codec = null;
       fixedWidth = -1;
       integerColumn = false;
+      listItemWidth = -1;
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       codec = Codecs.forField(field);
@@ -94,6 +103,8 @@ final class ColumnReader implements AutoCloseable {
           TypeSupport.integerSignedness(field.getType()) >= 0
               && Integer.bitCount(fixedWidth) == 1
               && fixedWidth <= 8;
+      listItemWidth =
+          versionMinor >= FileLayout.MINOR_LISTS ? TypeSupport.listItemWidth(field) : -1;
     }
   }
 
@@ -133,7 +144,7 @@ final class ColumnReader implements AutoCloseable {
       int expectPages,
       BufferAllocator allocator,
       String resource,
-      boolean sectorZstd)
+      int versionMinor)
       throws CorruptFileException {
     block = block.order(ByteOrder.LITTLE_ENDIAN);
     int length = block.remaining();
@@ -251,7 +262,7 @@ final class ColumnReader implements AutoCloseable {
       throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
     return new ColumnReader(
-        index, spec, pages, resource, schema, dictionary, length, dataBytes, sectorZstd);
+        index, spec, pages, resource, schema, dictionary, length, dataBytes, versionMinor);
   }
 
   private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
@@ -559,11 +570,137 @@ final class ColumnReader implements AutoCloseable {
           }
           return;
         }
+      case SectorLayout.CODEC_LISTS:
+        if (listItemWidth > 0) {
+          decodeLists(d, base, p, end, bitmap, valid, idx, kFrom, kTo, fileOffset, t, outStart);
+          return;
+        }
+      // A file before 1.2, or a column that cannot hold them: an unknown codec.
       default:
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
   }
+
+  /**
+   * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1, 1.2) whose packed counts start at
+   * {@code p}: each row's record ({@code varint count}, then its items) is rebuilt in a per-thread
+   * buffer and decoded like a RECORDS row. The first row's items start after the items of all valid
+   * rows before it, so a take sums those counts (at most a sector's worth).
+   */
+  private void decodeLists(
+      ByteBuffer d,
+      int base,
+      int p,
+      int end,
+      int bitmap,
+      int valid,
+      int idx,
+      int kFrom,
+      int kTo,
+      long fileOffset,
+      Target t,
+      int outStart)
+      throws CorruptFileException {
+    SectorMemo memo = LAST_SECTOR.get();
+    int bitWidth = memo.bitWidth;
+    long reference = memo.reference;
+    int w = listItemWidth;
+    if (t.single == null || memo.valueWidth != w || bitWidth > 32 || memo.inflated) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "LISTS sector (item width "
+              + memo.valueWidth
+              + ", count width "
+              + bitWidth
+              + (memo.inflated ? ", compressed" : "")
+              + ") does not fit column '"
+              + spec.name()
+              + "'");
+    }
+    long items = p + (long) BitPacking.packedBytes(valid, bitWidth);
+    if (items > end) {
+      throw new CorruptFileException(resource, fileOffset, "list counts overrun the sector");
+    }
+    long maxCount = (end - items) / w;
+    ListScratch scratch = LIST_SCRATCH.get();
+    // The counts of the valid rows before the first one decoded and of those decoded, at once.
+    int last = idx;
+    for (int k = kFrom; k < kTo; k++) {
+      last += bitmap >= 0 && !Bitmaps.get(d, bitmap, k) ? 0 : 1;
+    }
+    if (last > valid) {
+      throw new CorruptFileException(resource, fileOffset, "more list rows than valid rows");
+    }
+    long[] counts = scratch.counts(last);
+    BitPacking.unpack(d, p, 0, last, bitWidth, counts);
+    long start = 0;
+    for (int v = 0; v < idx; v++) {
+      start += checkedCount(counts[v], reference, maxCount, fileOffset);
+    }
+    RecordInput in = new RecordInput(resource);
+    for (int k = kFrom; k < kTo; k++) {
+      int j = outStart + (k - kFrom);
+      if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
+        t.setNull(j);
+        continue;
+      }
+      long c = checkedCount(counts[idx], reference, maxCount, fileOffset);
+      long at = items + start * w;
+      if (start > maxCount || at + c * w > end) {
+        throw new CorruptFileException(
+            resource, fileOffset + (at - base), "list items overrun the sector");
+      }
+      int len = scratch.record(d, (int) at, (int) c, w);
+      in.reset(scratch.view, 0, len, fileOffset + (at - base));
+      decodeRecord(in, t, j);
+      start += c;
+      idx++;
+    }
+  }
+
+  private long checkedCount(long packed, long reference, long maxCount, long fileOffset)
+      throws CorruptFileException {
+    long c = reference + packed;
+    if (c < 0 || c > maxCount) {
+      throw new CorruptFileException(
+          resource,
+          fileOffset,
+          "list item count " + Long.toUnsignedString(c) + " overruns the sector");
+    }
+    return c;
+  }
+
+  /** A per-thread buffer for the record of one LISTS row: varint count, then its items. */
+  private static final class ListScratch {
+    private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
+    ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    private long[] counts = new long[1024];
+
+    long[] counts(int n) {
+      if (counts.length < n) {
+        counts = new long[Math.max(n, 2 * counts.length)];
+      }
+      return counts;
+    }
+
+    /** Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}. */
+    int record(ByteBuffer d, int at, int count, int w) {
+      int len = 0;
+      long c = count;
+      while (c >= 0x80) {
+        bytes[len++] = (byte) (c | 0x80);
+        c >>>= 7;
+      }
+      bytes[len++] = (byte) c;
+      d.get(at, bytes, len, count * w);
+      return len + count * w;
+    }
+  }
+
+  private static final ThreadLocal<ListScratch> LIST_SCRATCH =
+      ThreadLocal.withInitial(ListScratch::new);
 
   /**
    * Verifies a sector's checksum and header and records it, parsed, as this thread's last verified
@@ -818,7 +955,13 @@ final class ColumnReader implements AutoCloseable {
       throw new CorruptFileException(resource, fileOffset, "empty record");
     }
     int control = buf.get(pos) & 0xFF;
-    if ((control & ~(ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD)) != 0) {
+    int known =
+        ZipLayout.CONTROL_VALID
+            | ZipLayout.CONTROL_ZSTD
+            | (splitRecords ? ZipLayout.CONTROL_SPLIT : 0);
+    if ((control & ~known) != 0
+        || control
+            == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD | ZipLayout.CONTROL_SPLIT)) {
       throw new CorruptFileException(resource, fileOffset, "bad control byte " + control);
     }
     if ((control & ZipLayout.CONTROL_VALID) == 0) {
@@ -829,7 +972,16 @@ final class ColumnReader implements AutoCloseable {
       return;
     }
     RecordInput in = new RecordInput(resource);
-    if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
+    if ((control & ZipLayout.CONTROL_SPLIT) != 0) {
+      ByteSplit.Decoder splitter = INFLATER.get().splitter;
+      int n = splitter.decode(buf, pos + 1, length - 1, fileOffset + 1, resource);
+      // Offsets inside the restored record are reported at the payload's start.
+      in.reset(
+          ByteBuffer.wrap(splitter.record(), 0, n).order(ByteOrder.LITTLE_ENDIAN),
+          0,
+          n,
+          fileOffset + 1);
+    } else if ((control & ZipLayout.CONTROL_ZSTD) != 0) {
       byte[] frame;
       int frameAt;
       if (buf.hasArray()) {
@@ -875,6 +1027,7 @@ final class ColumnReader implements AutoCloseable {
     final com.github.luben.zstd.ZstdDecompressCtx ctx =
         new com.github.luben.zstd.ZstdDecompressCtx();
     private byte[] buffer = new byte[64 * 1024];
+    final ByteSplit.Decoder splitter = new ByteSplit.Decoder();
 
     byte[] room(int size) {
       if (buffer.length < size) {
@@ -1039,6 +1192,10 @@ final class ColumnReader implements AutoCloseable {
     }
     if (control == ZipLayout.CONTROL_VALID) {
       return measureRecord(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);
+    }
+    if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT) && codec != null) {
+      long size = ByteSplit.recordLength(buf, pos + 1, length - 1);
+      return size >= 0 && codec.measureInflated(size, s);
     }
     if (control != (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD) || codec == null) {
       return false;

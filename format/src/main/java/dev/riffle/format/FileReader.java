@@ -379,7 +379,7 @@ public final class FileReader implements AutoCloseable {
                 (int) d[3],
                 allocator,
                 resource,
-                versionMinor >= FileLayout.MINOR_SECTOR_ZSTD);
+                versionMinor);
       }
       return columns[c];
     }

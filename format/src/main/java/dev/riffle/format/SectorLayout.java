@@ -6,17 +6,22 @@ package dev.riffle.format;
  *
  * <pre>
  * 0    u16 rowCount n (1..MAX_ROWS)
- * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS
+ * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS | CODEC_LISTS (1.2)
  * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header),
  *          bit1 FLAG_ZSTD (1.1: the payload below is one zstd frame)
- * 4    u8  bitWidth (CODEC_FOR, 0..64; else 0)
- * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; else 0)
+ * 4    u8  bitWidth (CODEC_FOR, 0..64; CODEC_LISTS: bits per packed count, 0..32; else 0)
+ * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; CODEC_LISTS: bytes per
+ *          item; else 0)
  * 6    u16 frameLength (FLAG_ZSTD: bytes of the frame at 16, 1..4076; else 0)
- * 8    u64 reference (CODEC_FOR: value = reference + packed, modulo 2^64; else 0)
+ * 8    u64 reference (CODEC_FOR: value = reference + packed, modulo 2^64; CODEC_LISTS: the
+ *          smallest item count; else 0)
  * 16   validity bitmap, ceil(n / 8) bytes, if FLAG_VALIDITY; only valid rows have values
  *      values: FLAT  — valid × valueWidth bytes
  *              FOR   — valid × bitWidth bits, LSB-first
  *              RECORDS — u16 offsets[valid + 1] relative to the end of the offsets, then records
+ *              LISTS — valid × bitWidth bits of (count - reference), LSB-first, to a whole byte;
+ *                      then the items of every valid row in row order, valueWidth bytes each
+ *                      (never with FLAG_ZSTD)
  *      zero padding
  * 4092 u32 crc32c of bytes [0, 4092)
  * </pre>
@@ -45,6 +50,13 @@ public final class SectorLayout {
   public static final int CODEC_FLAT = 0;
   public static final int CODEC_FOR = 1;
   public static final int CODEC_RECORDS = 2;
+
+  /**
+   * Format 1.2: lists of fixed-width non-null items — the item counts bit-packed (frame of
+   * reference), then all items back to back, so a row costs bitWidth bits of structure where a
+   * record costs a u16 offset and a varint count.
+   */
+  public static final int CODEC_LISTS = 3;
 
   public static final int FLAG_VALIDITY = 1;
 

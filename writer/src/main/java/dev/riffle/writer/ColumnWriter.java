@@ -2,6 +2,7 @@ package dev.riffle.writer;
 
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.encoding.ByteSink;
+import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.LongList;
@@ -42,6 +43,12 @@ final class ColumnWriter {
   /** zstd level of compressed sectors, 0 for none. */
   private final int sectorZstdLevel;
 
+  /** Plane stride of split records (format 1.2), 0 if this column never splits. */
+  private final int splitStride;
+
+  /** Item width of LISTS sectors (format 1.2), 0 if this column never uses them. */
+  private final int listItemWidth;
+
   private final PageRows rows = new PageRows();
   private final ByteSink page = new ByteSink(64 * 1024);
   private final ByteSink entries = new ByteSink(1024);
@@ -52,6 +59,8 @@ final class ColumnWriter {
 
   /**
    * @param sectorZstd whether sectors may be compressed (at {@code zstdLevel})
+   * @param split whether ZIP records holding floats may be split (at {@code zstdLevel})
+   * @param lists whether sectors of lists of fixed-width items may use the LISTS codec
    * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
    */
   ColumnWriter(
@@ -60,6 +69,8 @@ final class ColumnWriter {
       int pageBytes,
       int zstdLevel,
       boolean sectorZstd,
+      boolean split,
+      boolean lists,
       DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
@@ -72,6 +83,12 @@ final class ColumnWriter {
       width = -1;
       signedness = -1;
       dictionary = null;
+      int stride = 0;
+      for (int f : spec.fields()) {
+        stride = stride > 0 ? stride : TypeSupport.floatStride(schema.fields().get(f));
+      }
+      splitStride = split ? stride : 0;
+      listItemWidth = 0;
       return;
     }
     int fieldIndex = spec.fields().get(0);
@@ -96,6 +113,24 @@ final class ColumnWriter {
     } else {
       dictionary = null;
     }
+    // Fixed-width primitives go to value sectors and dictionary fields hold integer codes.
+    splitStride =
+        split
+                && dictionary == null
+                && !(fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH)
+            ? TypeSupport.floatStride(field)
+            : 0;
+    listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field)) : 0;
+  }
+
+  /** The item width of LISTS sectors, 0 if this column never uses them. */
+  int listItemWidth() {
+    return listItemWidth;
+  }
+
+  /** The plane stride of split records, 0 if this column never splits them. */
+  int splitStride() {
+    return splitStride;
   }
 
   ColumnSpec spec() {
@@ -161,15 +196,31 @@ final class ColumnWriter {
         index =
             fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH
                 ? SectorEncoder.encodeFixed(rows, width, signedness, sectorZstdLevel, page)
-                : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
+                : listItemWidth > 0
+                    ? SectorEncoder.encodeLists(rows, listItemWidth, sectorZstdLevel, page)
+                    : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:
         int recordBytes = rows.recordEnd(0);
+        if (splitStride > 0) {
+          // Split records differ in size, so they need ZIP_VAR and its index: worth it only if
+          // the page shrinks by 1/20 at least (FORMAT.md §5.5).
+          index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, page);
+          long fixedBytes =
+              (long) rows.rowCount()
+                  * (recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0));
+          if (ByteSplit.worthIt(page.length(), fixedBytes)) {
+            layout = ColumnLayout.LAYOUT_ZIP_VAR;
+            break;
+          }
+          index = null;
+          page.clear();
+        }
         ZipEncoder.encodeFixed(rows, recordBytes, page);
         slotWidth = recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0);
         break;
       default:
-        index = ZipEncoder.encodeVar(rows, zstdLevel, page);
+        index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, page);
     }
     long offset = out.alignToSector();
     out.write(page.array(), 0, page.length());

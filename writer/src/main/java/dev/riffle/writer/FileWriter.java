@@ -64,7 +64,7 @@ public final class FileWriter implements AutoCloseable {
     this.channel = channel;
     this.temp = temp;
     this.target = target;
-    this.versionMinor = options.versionMinor();
+    boolean split = false;
     for (var spec : schema.columns()) {
       int c = columns.size();
       columns.add(
@@ -74,8 +74,14 @@ public final class FileWriter implements AutoCloseable {
               options.pageBytes(),
               options.zstdLevel(),
               options.sectorZstd(),
+              options.splitRecords(),
+              options.packLists(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
+      split |= columns.get(c).splitStride() > 0 || columns.get(c).listItemWidth() > 0;
     }
+    // Decided before the head is written, from the schema: whether a column may split records or
+    // pack lists.
+    this.versionMinor = split ? FileLayout.MINOR_SPLIT : options.versionMinor();
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
     head.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);

@@ -15,9 +15,22 @@ import java.util.List;
  * @param compressSectors whether narrow values may be packed into compressed sectors (format 1.1,
  *     FORMAT.md §5.1): a file written with this on and a zstd level above 0 is marked version 1.1,
  *     which 1.0 readers refuse; off, the file is 1.0 (default on)
+ * @param splitFloats whether wide records holding floats may be stored byte-split (format 1.2,
+ *     FORMAT.md §5.3): with a zstd level above 0, a file with a column that could hold them (one
+ *     with a floating-point type below a list, fixed-size list, struct or map, or a column group
+ *     with one) is marked version 1.2, which 1.1 readers refuse (default off: such rows are no
+ *     longer a fixed number of bytes, and 1.1 readers cannot read the file)
+ * @param packLists whether sectors of lists of fixed-width non-null items may use the LISTS codec
+ *     (format 1.2, FORMAT.md §5.1): a file with such a column is marked version 1.2, which 1.1
+ *     readers refuse (default off, for that reason)
  */
 public record WriterOptions(
-    int pageBytes, List<List<String>> columnGroups, int zstdLevel, boolean compressSectors) {
+    int pageBytes,
+    List<List<String>> columnGroups,
+    int zstdLevel,
+    boolean compressSectors,
+    boolean splitFloats,
+    boolean packLists) {
   public static final int DEFAULT_PAGE_BYTES = 1 << 20;
   public static final int DEFAULT_ZSTD_LEVEL = 3;
 
@@ -35,14 +48,23 @@ public record WriterOptions(
     columnGroups = List.copyOf(copy);
   }
 
-  /** Options with compressed sectors on. */
+  /** Options with compressed sectors on, split records off. */
   public WriterOptions(int pageBytes, List<List<String>> columnGroups, int zstdLevel) {
-    this(pageBytes, columnGroups, zstdLevel, true);
+    this(pageBytes, columnGroups, zstdLevel, true, false, false);
   }
 
-  /** 1 MiB pages, no column groups, zstd level 3 for wide variable records and sectors. */
+  /** Options with split records off. */
+  public WriterOptions(
+      int pageBytes, List<List<String>> columnGroups, int zstdLevel, boolean compressSectors) {
+    this(pageBytes, columnGroups, zstdLevel, compressSectors, false, false);
+  }
+
+  /**
+   * 1 MiB pages, no column groups, zstd level 3 for wide variable records and sectors, no split
+   * records.
+   */
   public static WriterOptions defaults() {
-    return new WriterOptions(DEFAULT_PAGE_BYTES, List.of(), DEFAULT_ZSTD_LEVEL, true);
+    return new WriterOptions(DEFAULT_PAGE_BYTES, List.of(), DEFAULT_ZSTD_LEVEL, true, false, false);
   }
 
   /** Whether the file uses compressed sectors at all, which makes it version 1.1. */
@@ -50,31 +72,49 @@ public record WriterOptions(
     return compressSectors && zstdLevel > 0;
   }
 
-  /** The minor format version of files written with these options. */
+  /** Whether wide float records may be split, which makes a file with such a column 1.2. */
+  public boolean splitRecords() {
+    return splitFloats && zstdLevel > 0;
+  }
+
+  /**
+   * The minor format version of files written with these options that have no column that could
+   * hold split records or LISTS sectors (FileWriter marks files with one 1.2).
+   */
   public int versionMinor() {
     return sectorZstd() ? dev.riffle.format.FileLayout.MINOR_SECTOR_ZSTD : 0;
   }
 
   public WriterOptions withCompressSectors(boolean on) {
-    return new WriterOptions(pageBytes, columnGroups, zstdLevel, on);
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, on, splitFloats, packLists);
+  }
+
+  public WriterOptions withPackLists(boolean on) {
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on);
+  }
+
+  public WriterOptions withSplitFloats(boolean on) {
+    return new WriterOptions(pageBytes, columnGroups, zstdLevel, compressSectors, on, packLists);
   }
 
   public WriterOptions withPageBytes(int bytes) {
-    return new WriterOptions(bytes, columnGroups, zstdLevel, compressSectors);
+    return new WriterOptions(
+        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   public WriterOptions withColumnGroups(List<List<String>> groups) {
-    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors);
+    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   /** Adds one column group. */
   public WriterOptions withColumnGroup(String... fields) {
     List<List<String>> groups = new ArrayList<>(columnGroups);
     groups.add(List.of(fields));
-    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors);
+    return new WriterOptions(pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists);
   }
 
   public WriterOptions withZstdLevel(int level) {
-    return new WriterOptions(pageBytes, columnGroups, level, compressSectors);
+    return new WriterOptions(
+        pageBytes, columnGroups, level, compressSectors, splitFloats, packLists);
   }
 }

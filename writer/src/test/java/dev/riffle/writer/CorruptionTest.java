@@ -229,6 +229,35 @@ class CorruptionTest {
                     f("dec128", new ArrowType.Decimal(38, 5, 128)))),
             List.of(),
             300));
+    // Wide float rows that shrink when split into byte planes: split records (format 1.2).
+    c.add(
+        new TypeCase(
+            "zip_split",
+            new Schema(
+                List.of(
+                    f("unit_vec", new ArrowType.FixedSizeList(300), notNull("item", f32)),
+                    f(
+                        "unit_list",
+                        ArrowType.List.INSTANCE,
+                        f("item", new ArrowType.FixedSizeList(40), notNull("item", f64))))),
+            List.of(),
+            30));
+    // Lists of fixed-width items: LISTS sectors (format 1.2).
+    c.add(
+        new TypeCase(
+            "sectors_lists",
+            new Schema(
+                List.of(
+                    f(
+                        "list_u64",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(64, false))),
+                    f(
+                        "list_bool",
+                        ArrowType.LargeList.INSTANCE,
+                        notNull("item", ArrowType.Bool.INSTANCE)))),
+            List.of(),
+            900));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -266,7 +295,11 @@ class CorruptionTest {
         }
       }
       WriterOptions options =
-          WriterOptions.defaults().withPageBytes(pageBytes(c)).withColumnGroups(c.groups);
+          WriterOptions.defaults()
+              .withPageBytes(pageBytes(c))
+              .withColumnGroups(c.groups)
+              .withSplitFloats(c.name.equals("zip_split"))
+              .withPackLists(c.name.equals("sectors_lists"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ScanCursor;
+import dev.riffle.format.ZipLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,8 +65,14 @@ class GoldenFilesTest {
   }
 
   static Stream<Golden> goldens() {
-    // The 1.0 files: written without compressed sectors, so they stay byte for byte what 1.0 wrote.
-    WriterOptions small = WriterOptions.defaults().withPageBytes(4096).withCompressSectors(false);
+    // The 1.0 files: written without compressed sectors or split records, so they stay byte for
+    // byte what 1.0 wrote.
+    WriterOptions small =
+        WriterOptions.defaults()
+            .withPageBytes(4096)
+            .withCompressSectors(false)
+            .withSplitFloats(false)
+            .withPackLists(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
     return Stream.of(
@@ -204,7 +211,46 @@ class GoldenFilesTest {
             0.1,
             // Pages of 64 KiB: a 4 KiB page holds about one plain sector of rows, too few to fill
             // a compressed one.
-            small.withCompressSectors(true).withPageBytes(64 * 1024)));
+            small.withCompressSectors(true).withPageBytes(64 * 1024)),
+        // 1.2: split records — a float32 vector column (ZIP_FIXED turned ZIP_VAR, one null row
+        // in ten) and lists of float64 vectors (ZIP_VAR; empty lists stay plain records).
+        new Golden(
+            "zip-split-floats",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "unit_vec",
+                        new ArrowType.FixedSizeList(300),
+                        TypeCase.notNull("item", F32)),
+                    TypeCase.f(
+                        "unit_list",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.f(
+                            "item",
+                            new ArrowType.FixedSizeList(40),
+                            TypeCase.notNull(
+                                "item",
+                                new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))))),
+            24,
+            0.1,
+            small.withSplitFloats(true)),
+        // 1.2: LISTS sectors — lists of uint64 (nullable lists) and large lists of int16, lists
+        // of 0 to 5 items; with nulls the sectors carry a validity bitmap.
+        new Golden(
+            "sectors-lists",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "list_u64",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(64, false))),
+                    TypeCase.notNull(
+                        "large_list_i16",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(16, true))))),
+            400,
+            0.1,
+            small.withPackLists(true)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -226,12 +272,26 @@ class GoldenFilesTest {
         .isEqualTo(Files.readString(expected));
     try (FileReader reader = FileReader.open(committed, allocator)) {
       String layouts = reader.describe().toString();
-      for (String layout : List.of("sectors", "zip-fixed", "zip-var")) {
+      for (String layout : List.of("sectors", "zip-fixed", "zip-var", "zip-split")) {
         if (g.name().startsWith(layout)) {
-          assertThat(layouts).as("%s covers the %s layout", g.name(), layout).contains(layout);
+          String name = layout.equals("zip-split") ? "zip-var" : layout;
+          assertThat(layouts).as("%s covers the %s layout", g.name(), name).contains(name);
         }
       }
-      assertThat(reader.formatVersion()).isEqualTo(g.options().sectorZstd() ? "1.1" : "1.0");
+      String version =
+          g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
+              ? "1.2"
+              : g.options().sectorZstd() ? "1.1" : "1.0";
+      assertThat(reader.formatVersion()).isEqualTo(version);
+      if (g.name().startsWith("zip-split")) {
+        long[] controls = SplitRecordsTest.controls(reader, Files.readAllBytes(committed));
+        assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])
+            .as("split records in %s", g.name())
+            .isPositive();
+        assertThat(controls[ZipLayout.CONTROL_VALID])
+            .as("plain records in %s", g.name())
+            .isPositive();
+      }
     }
     if (g.name().equals("sectors-zstd")) {
       for (int[] kinds : SectorZstdTest.sectorKinds(committed, allocator)) {

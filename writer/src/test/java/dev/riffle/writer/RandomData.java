@@ -10,6 +10,8 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -66,6 +68,15 @@ final class RandomData {
       BaseFixedWidthVector f = (BaseFixedWidthVector) v;
       if (style.startsWith("small_") && v instanceof BaseIntVector) {
         setInt(f, i, 1000 + r.nextInt(100));
+        return;
+      }
+      if (style.startsWith("unit_") && v instanceof Float4Vector) {
+        // Floats in [-1, 1), like embeddings: the byte planes of sign and exponent compress.
+        ((Float4Vector) v).setSafe(i, (float) (r.nextDouble() * 2 - 1));
+        return;
+      }
+      if (style.startsWith("unit_") && v instanceof Float8Vector) {
+        ((Float8Vector) v).setSafe(i, r.nextDouble() * 2 - 1);
         return;
       }
       int w = f.getTypeWidth();

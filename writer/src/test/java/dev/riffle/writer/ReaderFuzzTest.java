@@ -10,6 +10,7 @@ import dev.riffle.format.FileLayout;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.PageInfo;
 import dev.riffle.format.SectorLayout;
+import dev.riffle.format.ZipLayout;
 import dev.riffle.writer.CorruptionTest.BytesSource;
 import dev.riffle.writer.CorruptionTest.KnownBug;
 import dev.riffle.writer.CorruptionTest.Observer;
@@ -246,6 +247,87 @@ class ReaderFuzzTest {
       CorruptionTest.repairChecksums(length);
       save("frame-length-crc-repaired-sectors-zstd", length);
     }
+  }
+
+  /**
+   * Adds the split-record inputs (format 1.2) to the corpus without touching the others: {@code mvn
+   * -pl writer test -Dtest=ReaderFuzzTest#regenerateSplitCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateSplitCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase split =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_split"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, split, 8, 0x5eed);
+      save("valid-zip-split", valid);
+      save("truncated-zip-split", Arrays.copyOf(valid, valid.length / 2));
+      int record = firstSplitRecord(a, valid);
+      // The stride, the first plane's frame length, and a byte inside the planes.
+      byte[] stride = flip(valid, record + 1, 0x0C);
+      CorruptionTest.repairChecksums(stride);
+      save("stride-crc-repaired-zip-split", stride);
+      byte[] frame = flip(valid, record + 4, 0x01);
+      CorruptionTest.repairChecksums(frame);
+      save("frame-length-crc-repaired-zip-split", frame);
+      byte[] plane = flip(valid, record + 20, 0x40);
+      CorruptionTest.repairChecksums(plane);
+      save("flipped-plane-crc-repaired-zip-split", plane);
+    }
+  }
+
+  /**
+   * Adds the LISTS-sector inputs (format 1.2) to the corpus without touching the others: {@code mvn
+   * -pl writer test -Dtest=ReaderFuzzTest#regenerateListsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateListsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase lists =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("sectors_lists"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, lists, 300, 0x5eed);
+      save("valid-sectors-lists", valid);
+      save("truncated-sectors-lists", Arrays.copyOf(valid, valid.length / 2));
+      int sector = FileLayout.DATA_OFFSET;
+      assertThat(valid[sector + SectorLayout.CODEC_OFFSET])
+          .isEqualTo((byte) SectorLayout.CODEC_LISTS);
+      // The count width, the item width, and the packed counts.
+      byte[] width = flip(valid, sector + SectorLayout.BIT_WIDTH_OFFSET, 0x08);
+      CorruptionTest.repairChecksums(width);
+      save("count-width-crc-repaired-sectors-lists", width);
+      byte[] item = flip(valid, sector + SectorLayout.VALUE_WIDTH_OFFSET, 0x02);
+      CorruptionTest.repairChecksums(item);
+      save("item-width-crc-repaired-sectors-lists", item);
+      byte[] counts = flip(valid, sector + SectorLayout.HEADER_BYTES + 40, 0x30);
+      CorruptionTest.repairChecksums(counts);
+      save("flipped-counts-crc-repaired-sectors-lists", counts);
+    }
+  }
+
+  private static int firstSplitRecord(BufferAllocator a, byte[] b) throws IOException {
+    try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
+      for (int c = 0; c < r.schema().columns().size(); c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() != ColumnLayout.LAYOUT_ZIP_VAR) {
+            continue;
+          }
+          for (int k = 0; k < p.rowCount(); k++) {
+            int at = (int) (p.offset() + p.index().get(k));
+            if (b[at] == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT)) {
+              return at;
+            }
+          }
+        }
+      }
+    }
+    throw new AssertionError("no split record");
   }
 
   private static int firstCompressedSector(BufferAllocator a, byte[] b) throws IOException {

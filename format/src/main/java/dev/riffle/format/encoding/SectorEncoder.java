@@ -79,6 +79,20 @@ public final class SectorEncoder {
     return new Packer(rows, -1, -1, zstdLevel).run(out);
   }
 
+  /**
+   * Encodes list records ({@code varint count}, then {@code count} items of {@code itemWidth}
+   * bytes) into sectors (format 1.2): a sector that compressed sectors do not take (see {@link
+   * #encodeRecords}) is written with the LISTS codec, bit-packed counts and the items back to back,
+   * instead of as plain records.
+   *
+   * @param zstdLevel level of compressed sectors, 0 for none
+   */
+  public static LongList encodeLists(PageRows rows, int itemWidth, int zstdLevel, ByteSink out) {
+    Packer p = new Packer(rows, -1, -1, zstdLevel);
+    p.listWidth = itemWidth;
+    return p.run(out);
+  }
+
   /** The payload (bitmap and values) of a run of rows, as it follows a sector's header. */
   private static final class Payload {
     final ByteBuffer buf =
@@ -107,6 +121,9 @@ public final class SectorEncoder {
     private ZstdCompressCtx zstd;
     private byte[] frame;
 
+    /** Item width of list records packed as LISTS sectors, or 0. */
+    int listWidth;
+
     /** {@code width} -1: records; else fixed-width values. */
     Packer(PageRows rows, int width, int signedness, int zstdLevel) {
       this.rows = rows;
@@ -130,6 +147,10 @@ public final class SectorEncoder {
           build(row, valid, m);
           writeCompressed(out, m);
           taken = m;
+        } else if (listWidth > 0) {
+          taken = plainListRows(row, valid);
+          buildLists(row, valid, taken);
+          writePlain(out, taken);
         } else {
           build(row, valid, n);
           writePlain(out, n);
@@ -217,6 +238,117 @@ public final class SectorEncoder {
         row++;
       }
       return n;
+    }
+
+    /** The item count of list record {@code v} (its leading varint). */
+    private long listCount(int v) {
+      int at = rows.recordStart(v);
+      long c = 0;
+      for (int shift = 0; ; shift += 7) {
+        int b = data[at++];
+        c |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return c;
+        }
+      }
+    }
+
+    /** Rows of the greedy plain LISTS sector starting at {@code row}. */
+    private int plainListRows(int row, int valid) {
+      int n = 0;
+      int nv = 0;
+      boolean nulls = false;
+      long min = 0;
+      long max = 0;
+      long items = 0;
+      while (row < rows.rowCount() && n < MAX_ROWS) {
+        boolean isValid = rows.isValid(row);
+        boolean nulls2 = nulls || !isValid;
+        long c = isValid ? listCount(valid) : 0;
+        int nv2 = nv + (isValid ? 1 : 0);
+        long min2 = !isValid ? min : nv == 0 ? c : Math.min(min, c);
+        long max2 = !isValid ? max : nv == 0 ? c : Math.max(max, c);
+        long items2 = items + c;
+        long size =
+            (nulls2 ? Bitmaps.bytes(n + 1) : 0)
+                + BitPacking.packedBytes(nv2, BitPacking.bitWidth(max2 - min2))
+                + items2 * listWidth;
+        if (n > 0 && size > PAYLOAD_BYTES) {
+          break;
+        }
+        if (size > PAYLOAD_BYTES) {
+          throw new IllegalArgumentException("list of " + c + " items does not fit a sector");
+        }
+        n++;
+        nv = nv2;
+        nulls = nulls2;
+        min = min2;
+        max = max2;
+        items = items2;
+        if (isValid) {
+          valid++;
+        }
+        row++;
+      }
+      return n;
+    }
+
+    /** Builds the LISTS payload of rows [row, row + n): bitmap, packed counts, items. */
+    private void buildLists(int row, int valid, int n) {
+      Payload p = payload;
+      int nv = 0;
+      boolean nulls = false;
+      long min = 0;
+      long max = 0;
+      long items = 0;
+      if (packed == null || packed.length < n) {
+        packed = new long[Math.max(n, 1024)];
+      }
+      for (int k = 0; k < n; k++) {
+        if (!rows.isValid(row + k)) {
+          nulls = true;
+          continue;
+        }
+        long c = listCount(valid + nv);
+        packed[nv] = c;
+        min = nv == 0 ? c : Math.min(min, c);
+        max = nv == 0 ? c : Math.max(max, c);
+        items += c;
+        nv++;
+      }
+      int bitWidth = BitPacking.bitWidth(max - min);
+      int bitmap = nulls ? Bitmaps.bytes(n) : 0;
+      int countBytes = BitPacking.packedBytes(nv, bitWidth);
+      int size = (int) (bitmap + countBytes + items * listWidth);
+      ByteBuffer s = p.buf;
+      byte[] a = s.array();
+      Arrays.fill(a, 0, size, (byte) 0);
+      p.length = size;
+      p.valid = nv;
+      p.nulls = nulls;
+      p.codec = SectorLayout.CODEC_LISTS;
+      p.bitWidth = bitWidth;
+      p.valueWidth = listWidth;
+      p.reference = min;
+      if (nulls) {
+        for (int k = 0; k < n; k++) {
+          if (rows.isValid(row + k)) {
+            a[k >>> 3] |= (byte) (1 << (k & 7));
+          }
+        }
+      }
+      for (int v = 0; v < nv; v++) {
+        packed[v] -= min;
+      }
+      s.clear().position(bitmap);
+      BitPacking.pack(packed, nv, bitWidth, s);
+      int at = bitmap + countBytes;
+      for (int v = 0; v < nv; v++) {
+        int end = rows.recordEnd(valid + v);
+        int len = (int) ((packed[v] + min) * listWidth);
+        System.arraycopy(data, end - len, a, at, len);
+        at += len;
+      }
     }
 
     /**

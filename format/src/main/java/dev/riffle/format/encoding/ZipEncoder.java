@@ -46,14 +46,43 @@ public final class ZipEncoder {
   }
 
   /**
-   * Writes a control byte and the payload of each row.
+   * Writes a control byte and the payload of each row, never splitting records (format 1.0/1.1).
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @return rowCount + 1 record offsets relative to the start of the page
    */
   public static LongList encodeVar(PageRows rows, int zstdLevel, ByteSink out) {
+    return encodeVar(rows, zstdLevel, 0, out);
+  }
+
+  /**
+   * Writes a control byte and the payload of each row. A record is stored as a zstd frame if that
+   * is at most 3/4 of it ({@link #worthIt}), and, with {@code splitStride > 0}, as a split record
+   * ({@link ByteSplit}) if that is at most 19/20 of it; when both qualify, the smaller wins (zstd
+   * on a tie).
+   *
+   * @param zstdLevel compression level, or 0 to never compress
+   * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none (format 1.2)
+   * @return rowCount + 1 record offsets relative to the start of the page
+   */
+  public static LongList encodeVar(PageRows rows, int zstdLevel, int splitStride, ByteSink out) {
     LongList offsets = new LongList();
     int pageStart = out.length();
+    try (ByteSplit.Encoder splitter =
+        splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null) {
+      encodeVar(rows, zstdLevel, splitStride, splitter, out, offsets, pageStart);
+    }
+    return offsets;
+  }
+
+  private static void encodeVar(
+      PageRows rows,
+      int zstdLevel,
+      int splitStride,
+      ByteSplit.Encoder splitter,
+      ByteSink out,
+      LongList offsets,
+      int pageStart) {
     byte[] data = rows.array();
     byte[] scratch = new byte[0];
     int valid = 0;
@@ -66,6 +95,7 @@ public final class ZipEncoder {
       int from = rows.recordStart(valid);
       int len = rows.recordEnd(valid) - from;
       valid++;
+      long zstdBytes = -1;
       if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
         int bound = (int) Zstd.compressBound(len);
         if (scratch.length < bound) {
@@ -73,15 +103,29 @@ public final class ZipEncoder {
         }
         long n = Zstd.compressByteArray(scratch, 0, bound, data, from, len, zstdLevel);
         if (!Zstd.isError(n) && worthIt(n, len)) {
-          out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
-          out.put(scratch, 0, (int) n);
+          zstdBytes = n;
+        }
+      }
+      if (splitter != null
+          && zstdLevel > 0
+          && len >= ByteSplit.MIN_RECORD_BYTES
+          && len <= ZipLayout.MAX_INFLATED_BYTES) {
+        int mark = out.length();
+        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT));
+        int n = splitter.encode(data, from, len, splitStride, out);
+        if (ByteSplit.worthIt(n, len) && (zstdBytes < 0 || n < zstdBytes)) {
           continue;
         }
+        out.truncate(mark);
+      }
+      if (zstdBytes >= 0) {
+        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
+        out.put(scratch, 0, (int) zstdBytes);
+        continue;
       }
       out.put((byte) ZipLayout.CONTROL_VALID);
       out.put(data, from, len);
     }
     offsets.add(out.length() - pageStart);
-    return offsets;
   }
 }

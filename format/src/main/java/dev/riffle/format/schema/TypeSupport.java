@@ -233,4 +233,41 @@ public final class TypeSupport {
         return -1;
     }
   }
+
+  /**
+   * The byte width of the first floating-point type in {@code field}'s type tree (pre-order: the
+   * field, then its children), or 0 if it holds none: the plane stride for split records.
+   */
+  public static int floatStride(Field field) {
+    if (field.getType() instanceof ArrowType.FloatingPoint) {
+      return fixedWidth(field.getType());
+    }
+    for (Field child : field.getChildren()) {
+      int s = floatStride(child);
+      if (s > 0) {
+        return s;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * The item width of a field that LISTS sectors can hold (FORMAT.md §5.1): a list or large list
+   * whose item field is non-nullable and of a fixed-width primitive type of at most 64 bytes (1
+   * byte for a boolean); -1 for any other field.
+   */
+  public static int listItemWidth(Field field) {
+    ArrowType t = field.getType();
+    if (field.getDictionary() != null
+        || !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList)
+        || field.getChildren().size() != 1) {
+      return -1;
+    }
+    Field item = field.getChildren().get(0);
+    if (item.isNullable() || item.getDictionary() != null) {
+      return -1;
+    }
+    int w = item.getType() instanceof ArrowType.Bool ? 1 : fixedWidth(item.getType());
+    return w >= 1 && w <= 64 ? w : -1;
+  }
 }
