@@ -257,11 +257,17 @@ class ListSectorsTest {
   }
 
   @Test
-  void offByDefaultAndOnlyForListsOfFixedWidthItems() throws Exception {
+  void onByDefaultAndOnlyForListsOfFixedWidthItems() throws Exception {
     Schema lists =
         new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
     byte[] byDefault = write(lists, 500, 3, 0.1, WriterOptions.defaults());
-    assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS.withPackLists(false)));
+    assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS));
+    try (FileReader r = open("default.riffle", byDefault);
+        FileReader off =
+            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withPackLists(false)))) {
+      assertThat(r.formatVersion()).isEqualTo("1.2");
+      assertThat(off.formatVersion()).isEqualTo("1.1");
+    }
     // Nullable items, variable-width items, maps: not LISTS columns; the file is as before.
     Schema others =
         new Schema(
