@@ -156,6 +156,10 @@ public final class Loader implements AutoCloseable {
   /**
    * Starts a run at the first batch of epoch 0.
    *
+   * <p>Fetches are taken with the dataset's allocator and freed once cut into batches; open the
+   * dataset with a {@link dev.riffle.format.io.RecyclingAllocator} so that the next fetch reuses
+   * that memory instead of faulting in fresh pages.
+   *
    * @param allocator where the batches are allocated (the dataset's takes use its own)
    */
   public static Loader open(DatasetView view, LoaderOptions options, BufferAllocator allocator)
