@@ -64,6 +64,17 @@ public final class ScanCursor implements AutoCloseable {
       Integer.getInteger("riffle.scan.aheadReads", DEFAULT_AHEAD_READS);
   private static final long READ_BYTES = Long.getLong("riffle.scan.readBytes", DEFAULT_READ_BYTES);
 
+  /**
+   * Bytes a cursor's reads (those in use and those ahead, all columns together) aim to stay within
+   * by default (system property {@code riffle.scan.memoryBytes}): a scan of many columns makes
+   * smaller reads, down to one page, rather than holding {@code (reads + 1) × readBytes} per
+   * column.
+   */
+  public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
+
+  private static final long MEMORY_BYTES =
+      Long.getLong("riffle.scan.memoryBytes", DEFAULT_MEMORY_BYTES);
+
   /** Largest read made into pooled buffers; larger ones get fresh heap buffers. */
   private static final long MAX_POOLED = 32L << 20;
 
@@ -100,6 +111,10 @@ public final class ScanCursor implements AutoCloseable {
   private final ArrayDeque<Fetch>[] ahead;
   private int aheadReads = AHEAD_READS;
   private long readBytes = READ_BYTES;
+
+  /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
+  private long readTarget;
+
   private long nextRow;
   private boolean closed;
 
@@ -126,6 +141,8 @@ public final class ScanCursor implements AutoCloseable {
    * more than the span of the column's pages.
    */
   private int pooledBytes() {
+    readTarget =
+        Math.min(readBytes, MEMORY_BYTES / ((long) Math.max(1, columns.length) * (aheadReads + 1)));
     long most = 1;
     for (ColumnReader col : columns) {
       PageInfo[] pages = col.pages;
@@ -146,7 +163,7 @@ public final class ScanCursor implements AutoCloseable {
         end = p.offset() + p.byteLength();
         span = Math.max(span, end - start);
       }
-      long read = aheadReads == 0 ? largest : Math.min(Math.max(readBytes, largest), span);
+      long read = aheadReads == 0 ? largest : Math.min(Math.max(readTarget, largest), span);
       most = Math.max(most, read);
     }
     return most <= MAX_POOLED ? (int) FileLayout.alignToSector(most) : 0;
@@ -154,7 +171,9 @@ public final class ScanCursor implements AutoCloseable {
 
   /**
    * Sets how each column reads: up to {@code reads} reads ahead of the one in use, each of
-   * consecutive pages spanning at most {@code readBytes} bytes (or one larger page). {@code reads =
+   * consecutive pages spanning at most {@code readBytes} bytes (or one larger page; less when
+   * {@code (reads + 1) × readBytes} for every scanned column would pass {@value
+   * #DEFAULT_MEMORY_BYTES}, or the system property {@code riffle.scan.memoryBytes}). {@code reads =
    * 0} turns read-ahead off: each page is then read on its own when it is needed. Applies from the
    * next read on; call it before the first batch to size the buffers once.
    *
@@ -173,6 +192,14 @@ public final class ScanCursor implements AutoCloseable {
       free.clear();
     }
     return this;
+  }
+
+  /**
+   * The most bytes one read of several pages spans: the read size set, less for a scan of many
+   * columns (a single page larger than this is still read whole).
+   */
+  public long readBytes() {
+    return readTarget;
   }
 
   /** The next batch, or null after the last row. */
@@ -378,7 +405,7 @@ public final class ScanCursor implements AutoCloseable {
     while (last + 1 < pages.length) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
-      if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readBytes) {
+      if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
         break;
       }
       end = q.offset() + q.byteLength();

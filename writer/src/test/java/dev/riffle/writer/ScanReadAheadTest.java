@@ -89,7 +89,14 @@ class ScanReadAheadTest {
           plain.stats().reset();
           fast.stats().reset();
           ScanCursor a = plain.scan(null, batch).readAhead(0, 0);
+          long readBytes;
           try (ScanCursor b = fast.scan(null, batch).readAhead((int) ahead[0], ahead[1])) {
+            readBytes = b.readBytes();
+            // Memory stays bounded however many columns are scanned.
+            long columns = fast.schema().columns().size();
+            assertThat(readBytes)
+                .isLessThanOrEqualTo(ahead[1])
+                .isLessThanOrEqualTo(ScanCursor.DEFAULT_MEMORY_BYTES / (columns * (ahead[0] + 1)));
             long rows = 0;
             while (true) {
               try (VectorSchemaRoot x = a.next();
@@ -110,10 +117,10 @@ class ScanReadAheadTest {
           assertThat(x.reads()).as(w).isEqualTo(pageCount(plain)).isEqualTo(x.rounds());
           assertThat(y.valuesDecoded()).as(w).isEqualTo(x.valuesDecoded());
           assertThat(y.rounds()).as(w).isEqualTo(y.reads());
-          long[] expected = coalescedReads(fast, ahead[1]);
+          long[] expected = coalescedReads(fast, readBytes);
           assertThat(y.reads()).as(w + " reads").isEqualTo(expected[0]);
           assertThat(y.bytesRead()).as(w + " bytes").isEqualTo(expected[1]);
-          if (ahead[1] <= 4096) {
+          if (readBytes <= 4096) {
             // Reads no larger than a page: exactly the plain path's reads.
             assertSameStats(x, y, w);
           }
