@@ -21,12 +21,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
  * any row of it is returned. Not thread-safe; close the batches it returns.
  *
- * <p>Reads: consecutive pages of a scanned column that lie next to each other in the file (at most
- * {@value #MAX_GAP} bytes apart) are read together, in one read of up to {@link #readAhead(int,
- * long) a number of bytes} ({@value #DEFAULT_READ_BYTES} by default; a larger page is one read of
- * its own), so that a cold scan of a wide column reads the disk in multi-MiB requests rather than
- * one request per page. Default Parquet-MR reads whole column chunks; one read per 1 MiB page lost
- * to it on cold scans of 20–100 KB rows (compare-2026-11-30-1148.md).
+ * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
+ * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
+ * together, in one read of up to {@link #readAhead(int, long) a number of bytes} ({@value
+ * #DEFAULT_READ_BYTES} by default; a larger page is one read of its own), so that a cold scan of a
+ * wide column reads in multi-MiB requests rather than one request per page (default Parquet-MR
+ * reads whole column chunks). Other columns read one page per read.
  *
  * <p>Read-ahead: when a page of a column is loaded, the next reads of the same column (by default
  * {@value #DEFAULT_AHEAD_READS}) are made and checksummed in the background by a small process-wide
@@ -48,10 +48,15 @@ public final class ScanCursor implements AutoCloseable {
   public static final int DEFAULT_AHEAD_READS = 2;
 
   /**
-   * Bytes read at once by default (system property {@code riffle.scan.readBytes}): 4 MiB reads with
-   * two ahead keep about 12 MiB per wide column and reach the disk's sequential rate.
+   * Bytes read at once at most by default (system property {@code riffle.scan.readBytes}): two
+   * pages of the writer's default ~1 MiB per read, two reads ahead. Warm scans slow down as more
+   * bytes are in flight (3 × 3.2 MB reads: bin20k 6.6 → 3.8 GB/s, 3 × 7.5 MB: 3.1 GB/s; the pages
+   * no longer stay in the shared L3 cache between the read and the decode), while cold scans
+   * through the page cache gain little from reads above a few pages: the kernel's read-ahead
+   * already sends the disk multi-MiB requests (scan-coalescing notes in
+   * benchmarks/results/scan-coalesce-2026-11-30.md).
    */
-  public static final long DEFAULT_READ_BYTES = 4L << 20;
+  public static final long DEFAULT_READ_BYTES = 3L << 20;
 
   /**
    * Pages of a column at most this far apart are read together, the bytes between them included
@@ -59,6 +64,15 @@ public final class ScanCursor implements AutoCloseable {
    * apart even when nothing lies between them).
    */
   public static final long MAX_GAP = 64L << 10;
+
+  /**
+   * By default only columns of at least this many bytes per row (on average) read several pages at
+   * once. Their decoding outruns the disk (bin20k, list_bin, list_vec 7–9 GB/s, vec768 1.9 GB/s
+   * warm), so a cold scan of them waits on the reads; narrower columns decode at 0.3–0.8 GB/s (u64,
+   * str16, list_u64, list_str), below the disk's rate, and gain nothing from larger reads but a
+   * larger cache footprint.
+   */
+  public static final long WIDE_ROW_BYTES = 1024;
 
   private static final int AHEAD_READS =
       Integer.getInteger("riffle.scan.aheadReads", DEFAULT_AHEAD_READS);
@@ -109,6 +123,10 @@ public final class ScanCursor implements AutoCloseable {
   private int pooledBytes;
 
   private final ArrayDeque<Fetch>[] ahead;
+
+  /** Whether column c's reads may span several pages (else one page per read). */
+  private final boolean[] coalesce;
+
   private int aheadReads = AHEAD_READS;
   private long readBytes = READ_BYTES;
 
@@ -133,6 +151,16 @@ public final class ScanCursor implements AutoCloseable {
     for (int c = 0; c < columns.length; c++) {
       ahead[c] = new ArrayDeque<>();
     }
+    this.coalesce = new boolean[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      long bytes = 0;
+      long rows = 0;
+      for (PageInfo p : columns[c].pages) {
+        bytes += p.byteLength();
+        rows += p.rowCount();
+      }
+      coalesce[c] = bytes >= WIDE_ROW_BYTES * Math.max(1, rows);
+    }
     this.pooledBytes = pooledBytes();
   }
 
@@ -144,8 +172,8 @@ public final class ScanCursor implements AutoCloseable {
     readTarget =
         Math.min(readBytes, MEMORY_BYTES / ((long) Math.max(1, columns.length) * (aheadReads + 1)));
     long most = 1;
-    for (ColumnReader col : columns) {
-      PageInfo[] pages = col.pages;
+    for (int c = 0; c < columns.length; c++) {
+      PageInfo[] pages = columns[c].pages;
       if (pages.length == 0) {
         continue;
       }
@@ -163,19 +191,21 @@ public final class ScanCursor implements AutoCloseable {
         end = p.offset() + p.byteLength();
         span = Math.max(span, end - start);
       }
-      long read = aheadReads == 0 ? largest : Math.min(Math.max(readTarget, largest), span);
+      long read =
+          aheadReads == 0 || !coalesce[c] ? largest : Math.min(Math.max(readTarget, largest), span);
       most = Math.max(most, read);
     }
     return most <= MAX_POOLED ? (int) FileLayout.alignToSector(most) : 0;
   }
 
   /**
-   * Sets how each column reads: up to {@code reads} reads ahead of the one in use, each of
-   * consecutive pages spanning at most {@code readBytes} bytes (or one larger page; less when
-   * {@code (reads + 1) × readBytes} for every scanned column would pass {@value
-   * #DEFAULT_MEMORY_BYTES}, or the system property {@code riffle.scan.memoryBytes}). {@code reads =
-   * 0} turns read-ahead off: each page is then read on its own when it is needed. Applies from the
-   * next read on; call it before the first batch to size the buffers once.
+   * Sets how every scanned column reads (by default only columns of at least {@value
+   * #WIDE_ROW_BYTES} bytes per row read several pages at once): up to {@code reads} reads ahead of
+   * the one in use, each of consecutive pages spanning at most {@code readBytes} bytes (or one
+   * larger page; less when {@code (reads + 1) × readBytes} for every scanned column would pass
+   * {@value #DEFAULT_MEMORY_BYTES}, or the system property {@code riffle.scan.memoryBytes}). {@code
+   * reads = 0} turns read-ahead off: each page is then read on its own when it is needed. Applies
+   * from the next read on; call it before the first batch to size the buffers once.
    *
    * @return this cursor
    */
@@ -184,6 +214,7 @@ public final class ScanCursor implements AutoCloseable {
       throw new IllegalArgumentException("negative read-ahead");
     }
     this.aheadReads = reads;
+    java.util.Arrays.fill(coalesce, true);
     this.readBytes = readBytes;
     dropAhead();
     int size = pooledBytes();
@@ -402,7 +433,7 @@ public final class ScanCursor implements AutoCloseable {
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
     int last = first;
-    while (last + 1 < pages.length) {
+    while (coalesce[c] && last + 1 < pages.length) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
       if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {

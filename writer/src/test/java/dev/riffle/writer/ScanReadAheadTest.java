@@ -13,6 +13,7 @@ import dev.riffle.format.testing.Seeds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -163,13 +164,9 @@ class ScanReadAheadTest {
     return new long[] {reads, bytes};
   }
 
-  /** A wide column of many small pages: a scan reads them a few MiB at a time, in few reads. */
-  @Test
-  void consecutivePagesAreReadTogether() throws Exception {
+  /** A file of one binary column, {@code valueBytes} random bytes per row, 64 KiB pages. */
+  private byte[] wideFile(int rows, int valueBytes) throws Exception {
     Schema schema = new Schema(List.of(Field.nullable("b", ArrowType.Binary.INSTANCE)));
-    int rows = 2000;
-    int valueBytes = 3000;
-    byte[] file;
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       VarBinaryVector v = (VarBinaryVector) root.getVector(0);
       v.allocateNew();
@@ -192,8 +189,15 @@ class ScanReadAheadTest {
         w.write(root);
         w.finish();
       }
-      file = out.toByteArray();
+      return out.toByteArray();
     }
+  }
+
+  /** A wide column of many small pages: a scan reads them a few MiB at a time, in few reads. */
+  @Test
+  void consecutivePagesAreReadTogether() throws Exception {
+    int rows = 2000;
+    byte[] file = wideFile(rows, 3000);
     long readBytes = 1 << 20;
     RecordingSource source = new RecordingSource(new CorruptionTest.BytesSource("wide", file));
     try (FileReader r = FileReader.open(source, true, allocator)) {
@@ -230,6 +234,36 @@ class ScanReadAheadTest {
         assertThat(read[0]).isGreaterThanOrEqualTo(end);
         end = read[0] + read[1];
       }
+    }
+  }
+
+  /** By default only wide columns read several pages at once; narrow ones read page by page. */
+  @Test
+  void byDefaultOnlyWideColumnsReadSeveralPages() throws Exception {
+    TypeCase c = TypeCase.all().get(7); // narrow integers
+    Path p = write(c, c.severalPagesRows, 0.1, "f.riffle");
+    try (FileReader r = FileReader.open(p, allocator)) {
+      r.loadColumns(null);
+      r.stats().reset();
+      try (ScanCursor cursor = r.scan(null, 1000)) {
+        for (VectorSchemaRoot b = cursor.next(); b != null; b = cursor.next()) {
+          b.close();
+        }
+      }
+      assertThat(r.stats().reads()).isEqualTo(pageCount(r));
+    }
+    Path wide = dir.resolve("wide.riffle");
+    Files.write(wide, wideFile(2000, 3000));
+    try (FileReader r = FileReader.open(wide, allocator)) {
+      r.loadColumns(null);
+      r.stats().reset();
+      try (ScanCursor cursor = r.scan(null, 100)) {
+        for (VectorSchemaRoot b = cursor.next(); b != null; b = cursor.next()) {
+          b.close();
+        }
+      }
+      assertThat(r.stats().reads()).isEqualTo(coalescedReads(r, ScanCursor.DEFAULT_READ_BYTES)[0]);
+      assertThat(r.stats().reads()).isLessThan(pageCount(r) / 8);
     }
   }
 
@@ -271,6 +305,39 @@ class ScanReadAheadTest {
       }
     }
     assertThat(messages[1]).isEqualTo(messages[0]).contains("offset " + victim.offset());
+  }
+
+  /**
+   * An interrupt of the scanning thread fails that scan at most: the reader's shared file channel,
+   * which the JDK closes on an interrupted read, is reopened, and the same reader scans again.
+   */
+  @Test
+  void interruptedScanLeavesTheReaderUsable() throws Exception {
+    TypeCase c = TypeCase.all().get(7);
+    Path p = write(c, c.severalPagesRows, 0.1, "f.riffle");
+    try (FileReader r = FileReader.open(p, allocator)) {
+      r.loadColumns(null);
+      ScanCursor cursor = r.scan(null, 10).readAhead(2, 1 << 20);
+      Thread.currentThread().interrupt();
+      try {
+        for (VectorSchemaRoot b = cursor.next(); b != null; b = cursor.next()) {
+          b.close();
+        }
+      } catch (ClosedByInterruptException e) {
+        // The consumer's own read was interrupted.
+      } finally {
+        Thread.interrupted();
+        cursor.close();
+      }
+      long rows = 0;
+      try (ScanCursor again = r.scan(null, 10)) {
+        for (VectorSchemaRoot b = again.next(); b != null; b = again.next()) {
+          rows += b.getRowCount();
+          b.close();
+        }
+      }
+      assertThat(rows).isEqualTo(c.severalPagesRows);
+    }
   }
 
   /** A source that records its reads and fails those that touch offset {@code failAt}. */
