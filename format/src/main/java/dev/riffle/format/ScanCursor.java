@@ -39,12 +39,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * withdraws reads not yet started and drops the pages read ahead; a cursor that is simply abandoned
  * holds them until it is garbage collected.
  *
- * <p>Memory: each scanned column holds at most its current read and {@code reads} reads ahead, each
- * at most the read size or one page; reads go into buffers reused within the cursor (direct and
+ * <p>Memory: each scanned column holds its current read and the reads ahead: by default a wide
+ * column {@value #DEFAULT_AHEAD_READS} reads of at most {@value #DEFAULT_READ_BYTES} bytes (less
+ * when many columns are scanned, see {@link #readAhead}), another column {@value
+ * #DEFAULT_AHEAD_PAGES} pages; reads go into buffers reused within the cursor (direct and
  * 4096-aligned for local files).
  */
 public final class ScanCursor implements AutoCloseable {
-  /** Reads made ahead per column by default (system property {@code riffle.scan.aheadReads}). */
+  /**
+   * Reads made ahead per wide column by default (system property {@code riffle.scan.aheadReads});
+   * other columns read {@value #DEFAULT_AHEAD_PAGES} pages ahead, one per read.
+   */
   public static final int DEFAULT_AHEAD_READS = 2;
 
   /**
@@ -73,6 +78,9 @@ public final class ScanCursor implements AutoCloseable {
    * larger cache footprint.
    */
   public static final long WIDE_ROW_BYTES = 1024;
+
+  /** Pages read ahead, one per read, by columns that do not read several pages at once. */
+  public static final int DEFAULT_AHEAD_PAGES = 4;
 
   private static final int AHEAD_READS =
       Integer.getInteger("riffle.scan.aheadReads", DEFAULT_AHEAD_READS);
@@ -128,6 +136,10 @@ public final class ScanCursor implements AutoCloseable {
   private final boolean[] coalesce;
 
   private int aheadReads = AHEAD_READS;
+
+  /** Whether {@link #readAhead} set the reads of every column. */
+  private boolean explicit;
+
   private long readBytes = READ_BYTES;
 
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
@@ -214,6 +226,7 @@ public final class ScanCursor implements AutoCloseable {
       throw new IllegalArgumentException("negative read-ahead");
     }
     this.aheadReads = reads;
+    this.explicit = true;
     java.util.Arrays.fill(coalesce, true);
     this.readBytes = readBytes;
     dropAhead();
@@ -453,7 +466,8 @@ public final class ScanCursor implements AutoCloseable {
     ColumnReader col = columns[c];
     ArrayDeque<Fetch> queue = ahead[c];
     int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
-    while (queue.size() < aheadReads && next < col.pages.length) {
+    int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
+    while (queue.size() < depth && next < col.pages.length) {
       Fetch f = fetch(c, next);
       queue.addLast(f);
       Pool.submit(f);
