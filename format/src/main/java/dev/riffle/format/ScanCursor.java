@@ -2,9 +2,7 @@ package dev.riffle.format;
 
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.RandomAccessSource;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
@@ -23,27 +21,87 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
  * any row of it is returned. Not thread-safe; close the batches it returns.
  *
- * <p>Read-ahead: when a page of a column is loaded, the next pages of the same column (up to {@link
- * #readAhead(int, long) a number of pages and of bytes}, by default {@value #DEFAULT_AHEAD_PAGES}
- * pages and 8 MiB per column) are read and checksummed in the background by a small process-wide
- * pool of daemon threads, which is never interrupted. A page whose read has not started by the time
- * it is needed is read by the caller itself. Reads are counted in {@link ReadStats} when their page
- * is used, so the counters are the same with and without read-ahead; a damaged page fails only when
- * its rows are reached, as without read-ahead. {@link #close()} (or reaching the end) withdraws
- * reads not yet started and drops the pages read ahead; a cursor that is simply abandoned holds
- * them until it is garbage collected.
+ * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
+ * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
+ * together, in one read of up to {@link #readAhead(int, long) a number of bytes} ({@value
+ * #DEFAULT_READ_BYTES} by default; a larger page is one read of its own), so that a cold scan of a
+ * wide column reads in multi-MiB requests rather than one request per page (default Parquet-MR
+ * reads whole column chunks). Other columns read one page per read.
+ *
+ * <p>Read-ahead: when a page of a column is loaded, the next reads of the same column (by default
+ * {@value #DEFAULT_AHEAD_READS}) are made and checksummed in the background by a small process-wide
+ * pool of daemon threads, which is never interrupted (an interrupt would close a shared file
+ * channel). A read that has not started by the time it is needed is made by the caller itself. A
+ * read is counted in {@link ReadStats} (one read, one round) when its first page is used, so the
+ * counters do not depend on timing; a damaged page fails only when its rows are reached, as without
+ * read-ahead, and a read that fails as a whole (a truncated file) is retried page by page, so that
+ * the failure names the same page as without read-ahead. {@link #close()} (or reaching the end)
+ * withdraws reads not yet started and drops the pages read ahead; a cursor that is simply abandoned
+ * holds them until it is garbage collected.
+ *
+ * <p>Memory: each scanned column holds its current read and the reads ahead: by default a wide
+ * column {@value #DEFAULT_AHEAD_READS} reads of at most {@value #DEFAULT_READ_BYTES} bytes (less
+ * when many columns are scanned, see {@link #readAhead}), another column {@value
+ * #DEFAULT_AHEAD_PAGES} pages; reads go into buffers reused within the cursor (direct and
+ * 4096-aligned for local files).
  */
 public final class ScanCursor implements AutoCloseable {
-  /** Pages read ahead per column by default (system property {@code riffle.scan.aheadPages}). */
+  /**
+   * Reads made ahead per wide column by default (system property {@code riffle.scan.aheadReads});
+   * other columns read {@value #DEFAULT_AHEAD_PAGES} pages ahead, one per read.
+   */
+  public static final int DEFAULT_AHEAD_READS = 2;
+
+  /**
+   * Bytes read at once at most by default (system property {@code riffle.scan.readBytes}): two
+   * pages of the writer's default ~1 MiB per read, two reads ahead. Warm scans slow down as more
+   * bytes are in flight (3 × 3.2 MB reads: bin20k 6.6 → 3.8 GB/s, 2 × 7.5 MB: 3.1 GB/s; most likely
+   * the pages no longer stay in the shared L3 cache between the read and the decode), while cold
+   * scans through the page cache gain little from reads above a few pages: the kernel's read-ahead
+   * already sends the disk multi-MiB requests (scan-coalescing notes in
+   * benchmarks/results/scan-coalesce-2026-11-30.md).
+   */
+  public static final long DEFAULT_READ_BYTES = 3L << 20;
+
+  /**
+   * Pages of a column at most this far apart are read together, the bytes between them included
+   * (pages start on 4096-byte boundaries, so a column's consecutive pages are up to 4095 bytes
+   * apart even when nothing lies between them).
+   */
+  public static final long MAX_GAP = 64L << 10;
+
+  /**
+   * By default only columns of at least this many bytes per row (on average) read several pages at
+   * once. Their decoding outruns the disk (bin20k, list_bin, list_vec 7–9 GB/s, vec768 1.9 GB/s
+   * warm), so a cold scan of them waits on the reads; narrower columns decode at 0.3–0.8 GB/s (u64,
+   * str16, list_u64, list_str), below the disk's rate, and gain nothing from larger reads but a
+   * larger cache footprint.
+   */
+  public static final long WIDE_ROW_BYTES = 1024;
+
+  /** Pages read ahead, one per read, by columns that do not read several pages at once. */
   public static final int DEFAULT_AHEAD_PAGES = 4;
 
-  /** Bytes read ahead per column by default (system property {@code riffle.scan.aheadBytes}). */
-  public static final long DEFAULT_AHEAD_BYTES = 8L << 20;
+  private static final int AHEAD_READS =
+      Integer.getInteger("riffle.scan.aheadReads", DEFAULT_AHEAD_READS);
+  private static final long READ_BYTES = Long.getLong("riffle.scan.readBytes", DEFAULT_READ_BYTES);
 
-  private static final int AHEAD_PAGES =
-      Integer.getInteger("riffle.scan.aheadPages", DEFAULT_AHEAD_PAGES);
-  private static final long AHEAD_BYTES =
-      Long.getLong("riffle.scan.aheadBytes", DEFAULT_AHEAD_BYTES);
+  /**
+   * Bytes a cursor's reads (those in use and those ahead, all columns together) aim to stay within
+   * by default (system property {@code riffle.scan.memoryBytes}): a scan of many columns makes
+   * smaller reads, down to one page, rather than holding {@code (reads + 1) × readBytes} per
+   * column.
+   */
+  public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
+
+  private static final long MEMORY_BYTES =
+      Long.getLong("riffle.scan.memoryBytes", DEFAULT_MEMORY_BYTES);
+
+  /** Largest read made into pooled buffers; larger ones get fresh heap buffers. */
+  private static final long MAX_POOLED = 32L << 20;
+
+  /** Bytes of free buffers kept per cursor at most (at least two buffers). */
+  private static final long MAX_FREE_BYTES = 64L << 20;
 
   private final FileReader reader;
   private final List<String> fields;
@@ -52,14 +110,14 @@ public final class ScanCursor implements AutoCloseable {
   private final int[] loadedPage;
   private final ByteBuffer[] pageBuffers;
 
-  /** The pooled buffer each column's loaded page lies in (null: not pooled). */
-  private final ByteBuffer[] pageBases;
+  /** The read each column's loaded page lies in (null: read on its own, not pooled). */
+  private final Fetch[] current;
 
   /**
-   * Page buffers free for the next reads. A page's buffer comes back here once the cursor has moved
-   * past the page and decoded every row it needed from it; buffers of reads withdrawn or dropped
+   * Read buffers free for the next reads. A read's buffer comes back here once the cursor has moved
+   * past its pages and decoded every row it needed from them; buffers of reads withdrawn or dropped
    * are left to the garbage collector, since a read already running may still be writing into them.
-   * Reusing them saves clearing a fresh megabyte per page, and direct ones (for sources that prefer
+   * Reusing them saves clearing fresh megabytes per read, and direct ones (for sources that prefer
    * them) save the JDK's copy through a temporary direct buffer.
    */
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
@@ -67,19 +125,26 @@ public final class ScanCursor implements AutoCloseable {
   private final boolean direct;
 
   /**
-   * The size of every pooled buffer: the largest page of the scanned columns, so that any buffer
-   * fits any page; 0 when that is above {@link #MAX_POOLED_PAGE} (pages are then read into fresh
-   * heap buffers, as without a pool).
+   * The size of every pooled buffer: the largest read this cursor can make, so that any buffer fits
+   * any read; 0 when that is above {@link #MAX_POOLED} (reads then go into fresh heap buffers).
    */
-  private final int pooledBytes;
-
-  /** Largest page read into pooled buffers. */
-  private static final long MAX_POOLED_PAGE = 8L << 20;
+  private int pooledBytes;
 
   private final ArrayDeque<Fetch>[] ahead;
-  private final long[] aheadBytesPending;
-  private int aheadPages = AHEAD_PAGES;
-  private long aheadBytes = AHEAD_BYTES;
+
+  /** Whether column c's reads may span several pages (else one page per read). */
+  private final boolean[] coalesce;
+
+  private int aheadReads = AHEAD_READS;
+
+  /** Whether {@link #readAhead} set the reads of every column. */
+  private boolean explicit;
+
+  private long readBytes = READ_BYTES;
+
+  /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
+  private long readTarget;
+
   private long nextRow;
   private boolean closed;
 
@@ -92,40 +157,93 @@ public final class ScanCursor implements AutoCloseable {
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
-    this.pageBases = new ByteBuffer[columns.length];
+    this.current = new Fetch[columns.length];
     this.direct = reader.source().prefersDirectBuffers();
-    long largest = 0;
-    for (ColumnReader col : columns) {
-      for (PageInfo p : col.pages) {
-        largest = Math.max(largest, p.byteLength());
-      }
-    }
-    this.pooledBytes =
-        largest <= MAX_POOLED_PAGE ? (int) FileLayout.alignToSector(Math.max(1, largest)) : 0;
     this.ahead = new ArrayDeque[columns.length];
     for (int c = 0; c < columns.length; c++) {
       ahead[c] = new ArrayDeque<>();
     }
-    this.aheadBytesPending = new long[columns.length];
+    this.coalesce = new boolean[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      long bytes = 0;
+      long rows = 0;
+      for (PageInfo p : columns[c].pages) {
+        bytes += p.byteLength();
+        rows += p.rowCount();
+      }
+      coalesce[c] = bytes >= WIDE_ROW_BYTES * Math.max(1, rows);
+    }
+    this.pooledBytes = pooledBytes();
   }
 
   /**
-   * Sets how far each column reads ahead: at most {@code pages} pages and {@code bytes} bytes
-   * beyond the page in use ({@code pages = 0} turns read-ahead off). Applies from the next page
-   * loaded on.
+   * The largest read: per column, the read size or its largest page, whichever is larger, but no
+   * more than the span of the column's pages.
+   */
+  private int pooledBytes() {
+    readTarget =
+        Math.min(readBytes, MEMORY_BYTES / ((long) Math.max(1, columns.length) * (aheadReads + 1)));
+    long most = 1;
+    for (int c = 0; c < columns.length; c++) {
+      PageInfo[] pages = columns[c].pages;
+      if (pages.length == 0) {
+        continue;
+      }
+      long largest = 0;
+      for (PageInfo p : pages) {
+        largest = Math.max(largest, p.byteLength());
+      }
+      long span = 0;
+      long start = pages[0].offset();
+      long end = start;
+      for (PageInfo p : pages) {
+        if (p.offset() < end || p.offset() - end > MAX_GAP) {
+          start = p.offset();
+        }
+        end = p.offset() + p.byteLength();
+        span = Math.max(span, end - start);
+      }
+      long read =
+          aheadReads == 0 || !coalesce[c] ? largest : Math.min(Math.max(readTarget, largest), span);
+      most = Math.max(most, read);
+    }
+    return most <= MAX_POOLED ? (int) FileLayout.alignToSector(most) : 0;
+  }
+
+  /**
+   * Sets how every scanned column reads (by default only columns of at least {@value
+   * #WIDE_ROW_BYTES} bytes per row read several pages at once): up to {@code reads} reads ahead of
+   * the one in use, each of consecutive pages spanning at most {@code readBytes} bytes (or one
+   * larger page; less when {@code (reads + 1) × readBytes} for every scanned column would pass
+   * {@value #DEFAULT_MEMORY_BYTES}, or the system property {@code riffle.scan.memoryBytes}). {@code
+   * reads = 0} turns read-ahead off: each page is then read on its own when it is needed. Applies
+   * from the next read on; call it before the first batch to size the buffers once.
    *
    * @return this cursor
    */
-  public ScanCursor readAhead(int pages, long bytes) {
-    if (pages < 0 || bytes < 0) {
+  public ScanCursor readAhead(int reads, long readBytes) {
+    if (reads < 0 || readBytes < 0) {
       throw new IllegalArgumentException("negative read-ahead");
     }
-    this.aheadPages = pages;
-    this.aheadBytes = bytes;
-    if (pages == 0) {
-      dropAhead();
+    this.aheadReads = reads;
+    this.explicit = true;
+    java.util.Arrays.fill(coalesce, true);
+    this.readBytes = readBytes;
+    dropAhead();
+    int size = pooledBytes();
+    if (size != pooledBytes) {
+      pooledBytes = size;
+      free.clear();
     }
     return this;
+  }
+
+  /**
+   * The most bytes one read of several pages spans: the read size set, less for a scan of many
+   * columns (a single page larger than this is still read whole).
+   */
+  public long readBytes() {
+    return readTarget;
   }
 
   /** The next batch, or null after the last row. */
@@ -200,7 +318,7 @@ public final class ScanCursor implements AutoCloseable {
 
   /**
    * Loads the pages of column {@code c} that hold the next {@code n} rows; the pooled buffers of
-   * pages left behind go to {@code retired}.
+   * reads left behind go to {@code retired}.
    */
   private List<Segment> segmentsOf(int c, int n, List<ByteBuffer> retired) throws IOException {
     ColumnReader col = columns[c];
@@ -210,15 +328,9 @@ public final class ScanCursor implements AutoCloseable {
     while (row < end) {
       int p = col.pageOf(row);
       if (loadedPage[c] != p) {
-        if (pageBases[c] != null) {
-          retired.add(pageBases[c]);
-        }
         pageBuffers[c] = null;
-        pageBases[c] = null;
         loadedPage[c] = -1;
-        Fetch f = load(c, p);
-        pageBuffers[c] = f.page();
-        pageBases[c] = f.base;
+        pageBuffers[c] = load(c, p, retired);
         loadedPage[c] = p;
       }
       PageInfo page = col.pages[p];
@@ -232,23 +344,21 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /**
-   * Returns to the pool the buffers of pages this batch left behind: a scan only moves forward, so
+   * Returns to the pool the buffers of reads this batch left behind: a scan only moves forward, so
    * no later batch reads them, and every row this batch needed from them is decoded by now.
    */
   private void recycle(List<ByteBuffer> retired) {
+    int keep = (int) Math.max(2, MAX_FREE_BYTES / Math.max(1, pooledBytes));
     for (ByteBuffer b : retired) {
-      if (free.size() < MAX_FREE) {
+      if (b.capacity() == pooledBytes && free.size() < keep) {
         free.add(b);
       }
     }
   }
 
-  /** Free page buffers kept per cursor at most. */
-  private static final int MAX_FREE = 16;
-
-  /** A pooled buffer (a free one or a new one), or null where pages are not pooled. */
-  private ByteBuffer buffer() {
-    if (pooledBytes == 0) {
+  /** A pooled buffer for a read of {@code length} bytes, or null for a fresh heap buffer. */
+  private ByteBuffer buffer(long length) {
+    if (pooledBytes == 0 || length > pooledBytes) {
       return null;
     }
     ByteBuffer b = free.pollFirst();
@@ -274,7 +384,7 @@ public final class ScanCursor implements AutoCloseable {
   private void release() {
     dropAhead();
     java.util.Arrays.fill(pageBuffers, null);
-    java.util.Arrays.fill(pageBases, null);
+    java.util.Arrays.fill(current, null);
     java.util.Arrays.fill(loadedPage, -1);
     free.clear();
   }
@@ -285,57 +395,83 @@ public final class ScanCursor implements AutoCloseable {
         f.cancel();
       }
       ahead[c].clear();
-      aheadBytesPending[c] = 0;
     }
   }
 
   /**
-   * Page {@code p} of column {@code c}, checksummed and counted (in the returned fetch), and
-   * schedules the next ones.
+   * Page {@code p} of column {@code c}, checksummed and counted, and schedules the next reads; the
+   * buffer of the read the column leaves goes to {@code retired}.
    */
-  private Fetch load(int c, int p) throws IOException {
+  private ByteBuffer load(int c, int p, List<ByteBuffer> retired) throws IOException {
     ColumnReader col = columns[c];
-    ArrayDeque<Fetch> queue = ahead[c];
-    Fetch hit = null;
-    while (!queue.isEmpty()) {
-      Fetch f = queue.pollFirst();
-      aheadBytesPending[c] -= f.length;
-      if (f.page == p) {
-        hit = f;
-        break;
+    Fetch f = current[c];
+    if (f == null || !f.covers(p)) {
+      if (f != null && f.base != null) {
+        retired.add(f.base);
       }
-      // Not sequential (cannot happen in a forward scan): forget what was read ahead.
-      f.cancel();
-    }
-    Fetch f;
-    if (hit != null) {
-      f = hit;
+      current[c] = null;
+      f = null;
+      ArrayDeque<Fetch> queue = ahead[c];
+      while (!queue.isEmpty()) {
+        Fetch g = queue.pollFirst();
+        if (g.covers(p)) {
+          f = g;
+          break;
+        }
+        // Not sequential (cannot happen in a forward scan): forget what was read ahead.
+        g.cancel();
+      }
+      if (f == null) {
+        if (aheadReads == 0) {
+          return reader.readPage(col, p);
+        }
+        f = fetch(c, p);
+      }
       f.await(reader.stats());
-    } else if (aheadPages == 0) {
-      f = new Fetch(reader.source(), col, p, null);
-      f.done(reader.readPage(col, p));
-    } else {
-      f = new Fetch(reader.source(), col, p, buffer());
-      f.await(reader.stats());
+      current[c] = f;
     }
-    scheduleAhead(c, p);
-    return f;
+    ByteBuffer page = f.page(p);
+    if (page == null) {
+      // The read as a whole failed: read the page on its own, so that the failure (if it is not
+      // transient) names this page, as without read-ahead.
+      page = reader.readPage(col, p);
+    }
+    scheduleAhead(c);
+    return page;
   }
 
-  private void scheduleAhead(int c, int p) {
+  /** A read of page {@code first} of column {@code c} and of the pages that follow it closely. */
+  private Fetch fetch(int c, int first) {
+    PageInfo[] pages = columns[c].pages;
+    long start = pages[first].offset();
+    long end = start + pages[first].byteLength();
+    int last = first;
+    while (coalesce[c] && last + 1 < pages.length) {
+      PageInfo q = pages[last + 1];
+      long gap = q.offset() - end;
+      if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
+        break;
+      }
+      end = q.offset() + q.byteLength();
+      last++;
+    }
+    return new Fetch(
+        reader.source(), columns[c], first, last, start, end - start, buffer(end - start));
+  }
+
+  private void scheduleAhead(int c) {
+    if (aheadReads == 0 || current[c] == null) {
+      return;
+    }
     ColumnReader col = columns[c];
     ArrayDeque<Fetch> queue = ahead[c];
-    int next = queue.isEmpty() ? p + 1 : queue.peekLast().page + 1;
-    while (queue.size() < aheadPages && next < col.pages.length) {
-      long bytes = col.pages[next].byteLength();
-      if (aheadBytesPending[c] + bytes > aheadBytes) {
-        return;
-      }
-      Fetch f = new Fetch(reader.source(), col, next, buffer());
+    int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
+    int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
+    while (queue.size() < depth && next < col.pages.length) {
+      Fetch f = fetch(c, next);
       queue.addLast(f);
-      aheadBytesPending[c] += bytes;
       Pool.submit(f);
-      next++;
+      next = f.last + 1;
     }
   }
 
@@ -367,14 +503,15 @@ public final class ScanCursor implements AutoCloseable {
       try {
         EXECUTOR.execute(f);
       } catch (RejectedExecutionException e) {
-        // The consumer reads the page itself when it needs it.
+        // The consumer makes the read itself when it needs it.
       }
     }
   }
 
   /**
-   * One page read: done once, by a pool thread or by the consumer, whichever claims it first. The
-   * bytes are read and checksummed here; the counting happens in {@link #await}, in the consumer.
+   * One read of pages [first, last] of a column: made once, by a pool thread or by the consumer,
+   * whichever claims it first. The bytes are read and every page checksummed here; the counting
+   * happens in {@link #await}, in the consumer.
    */
   private static final class Fetch implements Runnable {
     private static final int QUEUED = 0;
@@ -383,29 +520,41 @@ public final class ScanCursor implements AutoCloseable {
 
     final RandomAccessSource source;
     final ColumnReader col;
-    final int page;
+    final int first;
+    final int last;
     final long offset;
     final long length;
 
-    /** The pooled buffer the page is read into, or null for a fresh heap buffer. */
+    /** The pooled buffer the pages are read into, or null for a fresh heap buffer. */
     final ByteBuffer base;
 
-    private ByteBuffer result;
     private final AtomicInteger state = new AtomicInteger(QUEUED);
     private final CountDownLatch done = new CountDownLatch(1);
     // Written before done.countDown(), read after done.await().
     private ByteBuffer bytes;
+    private boolean[] damaged;
     private boolean read;
     private Throwable failure;
 
-    Fetch(RandomAccessSource source, ColumnReader col, int page, ByteBuffer base) {
+    Fetch(
+        RandomAccessSource source,
+        ColumnReader col,
+        int first,
+        int last,
+        long offset,
+        long length,
+        ByteBuffer base) {
       this.source = source;
       this.col = col;
-      this.page = page;
+      this.first = first;
+      this.last = last;
+      this.offset = offset;
+      this.length = length;
       this.base = base;
-      PageInfo info = col.pages[page];
-      this.offset = info.offset();
-      this.length = info.byteLength();
+    }
+
+    boolean covers(int page) {
+      return page >= first && page <= last;
     }
 
     @Override
@@ -430,41 +579,33 @@ public final class ScanCursor implements AutoCloseable {
       }
     }
 
-    /** What {@link FileReader#readPage} does, without the counting. */
+    /** Reads the pages and checks each one's checksum (a mismatch is reported by {@link #page}). */
     private ByteBuffer readAndCheck() throws IOException {
-      String resource = source.name();
       if (length > Integer.MAX_VALUE - 64) {
         throw new CorruptFileException(
-            resource, offset, "read of " + length + " bytes is too large");
+            source.name(), offset, "read of " + length + " bytes is too large");
       }
-      // A new buffer instance per read, even in a pooled buffer: the per-thread memo of the last
-      // checked sector (ColumnReader) matches buffer instances, never stale bytes.
       ByteBuffer b =
           base == null
               ? ByteBuffer.allocate((int) length)
               : base.duplicate().clear().limit((int) length).slice();
-      b.order(ByteOrder.LITTLE_ENDIAN);
-      try {
-        source.readFully(offset, b);
-      } catch (EOFException e) {
-        throw new CorruptFileException(
-            resource, offset, "file ends inside a read of " + length + " bytes", e);
-      }
+      source.readFully(offset, b);
       read = true;
       b.flip();
+      damaged = new boolean[last - first + 1];
       CRC32C crc = new CRC32C();
-      crc.update(b.duplicate());
-      if ((int) crc.getValue() != col.pages[page].crc32c()) {
-        throw new CorruptFileException(
-            resource,
-            offset,
-            "page " + page + " of column '" + col.spec.name() + "' fails its checksum");
+      for (int p = first; p <= last; p++) {
+        PageInfo info = col.pages[p];
+        int at = (int) (info.offset() - offset);
+        crc.reset();
+        crc.update(b.duplicate().position(at).limit(at + (int) info.byteLength()));
+        damaged[p - first] = (int) crc.getValue() != info.crc32c();
       }
       return b;
     }
 
-    /** The page, counted in {@code stats} as {@link FileReader#readPage} counts it. */
-    ByteBuffer await(ReadStats stats) throws IOException {
+    /** Waits for the read, making it here if no pool thread has started it, and counts it. */
+    void await(ReadStats stats) {
       if (state.compareAndSet(QUEUED, CLAIMED)) {
         execute();
       } else {
@@ -481,39 +622,40 @@ public final class ScanCursor implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
+      if (failure instanceof Error) {
+        throw (Error) failure;
+      }
       if (read) {
         stats.read(offset, length);
+        stats.round();
       }
-      Throwable t = failure;
-      if (t != null) {
-        if (t instanceof IOException) {
-          throw (IOException) t;
-        }
-        if (t instanceof UncheckedIOException) {
-          throw ((UncheckedIOException) t).getCause();
-        }
-        if (t instanceof RuntimeException) {
-          throw (RuntimeException) t;
-        }
-        if (t instanceof Error) {
-          throw (Error) t;
-        }
-        throw new IOException(t);
-      }
-      stats.round();
-      result = bytes;
-      bytes = null;
-      return result;
     }
 
-    /** The page this fetch delivered. */
-    ByteBuffer page() {
-      return result;
-    }
-
-    /** Records a page read elsewhere ({@link FileReader#readPage}) as this fetch's result. */
-    void done(ByteBuffer b) {
-      result = b;
+    /**
+     * Page {@code p} (covered by this read) as a buffer of its own, or null if the read failed.
+     *
+     * @throws CorruptFileException if the page fails its checksum
+     */
+    ByteBuffer page(int p) throws CorruptFileException {
+      if (bytes == null) {
+        return null;
+      }
+      PageInfo info = col.pages[p];
+      if (damaged[p - first]) {
+        throw new CorruptFileException(
+            source.name(),
+            info.offset(),
+            "page " + p + " of column '" + col.spec.name() + "' fails its checksum");
+      }
+      // A new buffer instance per page, even in a pooled buffer: the per-thread memo of the last
+      // checked sector (ColumnReader) matches buffer instances, never stale bytes.
+      int at = (int) (info.offset() - offset);
+      return bytes
+          .duplicate()
+          .position(at)
+          .limit(at + (int) info.byteLength())
+          .slice()
+          .order(ByteOrder.LITTLE_ENDIAN);
     }
   }
 }

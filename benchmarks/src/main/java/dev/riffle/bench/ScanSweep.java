@@ -1,0 +1,141 @@
+package dev.riffle.bench;
+
+import dev.riffle.format.FileReader;
+import dev.riffle.format.ReadStats;
+import dev.riffle.format.ScanCursor;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Full scans of one Riffle file under several read policies, interleaved round by round in one JVM,
+ * so that a busy shared machine affects every policy alike: per policy the MB/s of each round (the
+ * first round warms the JIT and is not counted), the median, and the reads the scan made
+ * (ReadStats). With two policies it also prints the per-round ratio second/first. Cold rounds drop
+ * the page cache before each scan (root only).
+ *
+ * <pre>
+ * java --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *     dev.riffle.bench.ScanSweep cold|warm ROUNDS FILE POLICY...
+ * </pre>
+ *
+ * <p>POLICY is {@code default} (the cursor's own policy) or {@code READS:BYTES}, passed to {@link
+ * ScanCursor#readAhead(int, long)} ({@code 4:1} is one page per read, four ahead: the policy before
+ * reads were coalesced). The file name starts with the lance8 type, which sets the batch rows as in
+ * {@link Compare}.
+ */
+public final class ScanSweep {
+  private ScanSweep() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 4) {
+      throw new IllegalArgumentException("usage: cold|warm ROUNDS FILE POLICY... (see the class)");
+    }
+    String cache = args[0];
+    int rounds = Integer.parseInt(args[1]);
+    Path file = Path.of(args[2]);
+    String type = file.getFileName().toString().split("-")[0];
+    int batch = Lance8.batchRows(type);
+    if (cache.equals("cold") && !ProcIo.dropCaches()) {
+      throw new IllegalStateException("cannot drop the page cache (not root?)");
+    }
+    Map<String, List<Double>> mbs = new LinkedHashMap<>();
+    Map<String, String> reads = new LinkedHashMap<>();
+    try (BufferAllocator allocator = new RootAllocator()) {
+      for (int r = 0; r < rounds; r++) {
+        for (int i = 3; i < args.length; i++) {
+          String policy = args[i];
+          try (FileReader reader = FileReader.open(file, allocator)) {
+            reader.loadColumns(null);
+            if (cache.equals("cold")) {
+              ProcIo.dropCaches();
+            } else {
+              Compare.warm(file);
+            }
+            reader.stats().reset();
+            long t0 = System.nanoTime();
+            long rows = scan(reader, batch, policy);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            if (rows != reader.rowCount()) {
+              throw new IllegalStateException("scanned " + rows + " of " + reader.rowCount());
+            }
+            if (r > 0 || rounds == 1) {
+              mbs.computeIfAbsent(policy, k -> new ArrayList<>())
+                  .add(reader.byteLength() / seconds / 1e6);
+            }
+            ReadStats s = reader.stats();
+            reads.put(
+                policy,
+                String.format(
+                    Locale.ROOT,
+                    "%d reads, %,d B/read",
+                    s.reads(),
+                    s.bytesRead() / Math.max(1, s.reads())));
+          }
+        }
+      }
+    }
+    List<String> policies = new ArrayList<>(mbs.keySet());
+    for (String p : policies) {
+      System.out.printf(
+          Locale.ROOT,
+          "%s %s %-16s %-28s median %6.0f MB/s  rounds %s%n",
+          type,
+          cache,
+          p,
+          reads.get(p),
+          median(mbs.get(p)),
+          format(mbs.get(p)));
+    }
+    if (policies.size() == 2) {
+      List<Double> a = mbs.get(policies.get(0));
+      List<Double> b = mbs.get(policies.get(1));
+      List<Double> ratio = new ArrayList<>();
+      for (int i = 0; i < a.size(); i++) {
+        ratio.add(b.get(i) / a.get(i));
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "%s %s %s / %s per round: median %.2f  rounds %s%n",
+          type,
+          cache,
+          policies.get(1),
+          policies.get(0),
+          median(ratio),
+          format(ratio));
+    }
+  }
+
+  private static long scan(FileReader reader, int batch, String policy) throws Exception {
+    ScanCursor cursor = reader.scan(null, batch);
+    if (!policy.equals("default")) {
+      String[] p = policy.split(":");
+      cursor.readAhead(Integer.parseInt(p[0]), Long.parseLong(p[1]));
+    }
+    long rows = 0;
+    try (ScanCursor c = cursor) {
+      for (VectorSchemaRoot b = c.next(); b != null; b = c.next()) {
+        rows += b.getRowCount();
+        b.close();
+      }
+    }
+    return rows;
+  }
+
+  private static double median(List<Double> v) {
+    List<Double> s = new ArrayList<>(v);
+    Collections.sort(s);
+    return s.get(s.size() / 2);
+  }
+
+  private static List<String> format(List<Double> v) {
+    return v.stream().map(x -> String.format(Locale.ROOT, x < 10 ? "%.2f" : "%.0f", x)).toList();
+  }
+}
