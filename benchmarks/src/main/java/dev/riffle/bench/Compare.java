@@ -202,9 +202,11 @@ public final class Compare {
     long n = rowCounts.get(type);
     switch (format) {
       case "riffle":
-        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 1, false);
+        // The reader's default engine (FileReader.DEFAULT_READS_IN_FLIGHT reads in flight per
+        // take).
+        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 0, false);
       case "riffle-direct":
-        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 1, true);
+        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 0, true);
       case "riffle-engine":
         return new RifflePeer(
             type, DataSet.file(dir, type, n, "riffle"), allocator, inFlight, false);

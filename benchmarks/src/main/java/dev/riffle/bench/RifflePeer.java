@@ -18,7 +18,7 @@ final class RifflePeer implements Peer {
   private final BufferAllocator allocator;
 
   /**
-   * @param inFlight reads in flight per take (1: the synchronous engine)
+   * @param inFlight reads in flight per take (1: the synchronous engine; 0: the reader's default)
    * @param direct O_DIRECT
    */
   RifflePeer(String type, Path file, BufferAllocator allocator, int inFlight, boolean direct)
@@ -27,7 +27,9 @@ final class RifflePeer implements Peer {
     this.file = file;
     this.allocator = allocator;
     this.reader = FileReader.open(file, allocator, direct);
-    reader.setReadsInFlight(inFlight);
+    if (inFlight > 0) {
+      reader.setReadsInFlight(inFlight);
+    }
     reader.loadColumns(null);
     this.format = "riffle" + (direct ? "-direct" : "") + (inFlight > 1 ? "-engine" + inFlight : "");
   }

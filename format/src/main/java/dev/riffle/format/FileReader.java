@@ -45,14 +45,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * group) costs one read. Safe for concurrent use; the results are owned by the caller.
  *
  * <p>A take's reads are sorted, de-duplicated and coalesced across all requested columns ({@link
- * TakePlan}); they are then executed by the reader's {@link IoEngine}: one at a time in the
- * caller's thread (the default), or with up to {@link #setReadsInFlight(int) n} reads in flight, in
- * which case each read's rows are decoded by the thread that read them and then copied into the
- * result in row order. Reads of local files go into reused direct, 4096-aligned buffers; {@link
- * #open(Path, BufferAllocator, boolean)} can bypass the page cache (O_DIRECT). A remote source
- * ({@link RandomAccessSource#isRemote()}: S3, a chunk cache in front of it) instead gets all of a
- * take's reads in one {@link RandomAccessSource#readRanges} call, which it serves as one round of
- * parallel requests.
+ * TakePlan}); they are then executed by the reader's {@link IoEngine}: with up to {@link
+ * #DEFAULT_READS_IN_FLIGHT} reads in flight (or {@link #setReadsInFlight(int) n}) into the caller's
+ * read area, after which the caller decodes every row straight into pre-sized vectors; or one at a
+ * time in the caller's thread ({@link IoEngine#synchronous()}). A take too large for the area (over
+ * 64 MiB) has each read's rows decoded by the thread that read them, then copied into the result in
+ * row order. Reads of local files go into reused direct, 4096-aligned buffers; {@link #open(Path,
+ * BufferAllocator, boolean)} can bypass the page cache (O_DIRECT). A remote source ({@link
+ * RandomAccessSource#isRemote()}: S3, a chunk cache in front of it) instead gets all of a take's
+ * reads in one {@link RandomAccessSource#readRanges} call, which it serves as one round of parallel
+ * requests.
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;
@@ -67,7 +69,7 @@ public final class FileReader implements AutoCloseable {
   private final ColumnReader[] columns;
   private final ReadStats stats;
   private long coalesceGap = 0;
-  private volatile IoEngine engine = IoEngine.synchronous();
+  private volatile IoEngine engine = IoEngine.shared(DEFAULT_READS_IN_FLIGHT);
 
   private FileReader(
       RandomAccessSource source,
@@ -335,9 +337,19 @@ public final class FileReader implements AutoCloseable {
   }
 
   /**
-   * Executes takes with this engine: {@link IoEngine#synchronous()} (the default) reads in the
-   * caller's thread, one read at a time; a concurrent engine keeps up to its {@code inFlight} reads
-   * in flight per take. Counters are the same either way.
+   * Reads in flight per take by default. A cold random take waits on the disk once per read; one at
+   * a time, a 256-row take of 4 KiB rows is 256 read latencies, and Lance's take (which reads in
+   * parallel) beat it at one caller on 5 of 8 types (benchmarks/results/
+   * compare-lance-riffle-2026-11-30-v1_1.md); with 16 in flight Riffle led on all 8.
+   */
+  public static final int DEFAULT_READS_IN_FLIGHT = 16;
+
+  /**
+   * Executes takes with this engine: by default {@link IoEngine#shared(int) shared}({@value
+   * #DEFAULT_READS_IN_FLIGHT}), which keeps up to that many reads of a take in flight (a one-read
+   * take stays in the caller's thread); {@link IoEngine#synchronous()} reads in the caller's
+   * thread, one read at a time, for callers that run many takes side by side themselves. Counters
+   * are the same either way.
    */
   public void setIoEngine(IoEngine engine) {
     if (engine == null) {
@@ -469,22 +481,47 @@ public final class FileReader implements AutoCloseable {
     return take(plan(rows, fields));
   }
 
+  /** As {@link #take(long[], List)}, with {@code engine} instead of the reader's. */
+  public VectorSchemaRoot take(long[] rows, List<String> fields, IoEngine engine)
+      throws IOException {
+    return take(plan(rows, fields), engine);
+  }
+
   /** Executes a plan made by {@link #plan}. */
   public VectorSchemaRoot take(TakePlan plan) throws IOException {
+    return take(plan, engine);
+  }
+
+  private VectorSchemaRoot take(TakePlan plan, IoEngine e) throws IOException {
     int reads = plan.reads();
     if (reads > 0) {
       stats.round();
     }
-    IoEngine e = engine;
     // A remote source gets every range in one call instead (it fetches them in parallel).
     boolean batch = reads > 1 && source.isRemote();
-    if (!batch && e.workersFor(reads) > 1) {
+    boolean parallel = !batch && e.workersFor(reads) > 1;
+    ByteBuffer area = ReadArena.get(plan.alignedBytes(), source.prefersDirectBuffers());
+    if (parallel && area == null) {
       return takeConcurrent(plan, e);
     }
     ByteBuffer[] buffers = new ByteBuffer[reads];
-    ByteBuffer area = ReadArena.get(plan.alignedBytes(), source.prefersDirectBuffers());
     if (batch) {
       readBatch(plan, area, buffers);
+    } else if (parallel) {
+      // The reads run side by side into the caller's area, then the caller decodes as below: a
+      // cold take waits for the slowest read instead of the sum of them, and the rows still go
+      // straight into vectors sized from the bytes read (no per-thread batches to copy).
+      int[] at = new int[reads];
+      long pos = 0;
+      for (int r = 0; r < reads; r++) {
+        at[r] = (int) pos;
+        pos += ReadArena.align(plan.readLength[r]);
+      }
+      ByteBuffer into = area;
+      e.run(
+          reads,
+          (r, w) ->
+              buffers[r] = readInto(into, at[r], plan.readOffset[r], (int) plan.readLength[r]));
     } else {
       int pos = 0;
       for (int r = 0; r < reads; r++) {

@@ -2,6 +2,7 @@ package dev.riffle.loader.pipeline;
 
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
+import dev.riffle.format.io.IoEngine;
 import dev.riffle.loader.plan.EpochPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -104,7 +105,9 @@ final class Fetch {
             try {
               if (!cancelled.getAsBoolean() && failure.get() == null) {
                 long[] take = Arrays.copyOfRange(unique, chunkStart[chunk], chunkStart[chunk + 1]);
-                parts[chunk] = dataset.take(take, fields);
+                // The fetch's chunks already run side by side: each reads one read at a time and
+                // decodes straight into its part.
+                parts[chunk] = dataset.take(take, fields, IoEngine.synchronous());
               }
             } catch (Throwable t) {
               failure.compareAndSet(null, t);
