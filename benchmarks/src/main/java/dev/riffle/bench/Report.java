@@ -70,7 +70,8 @@ final class Report {
         .append(" uniformly random rows (with replacement), ")
         .append(c.seconds)
         .append(" s per measurement; concurrency C = C calling threads, each")
-        .append(" with its own reader handle (Riffle: one shared FileReader, synchronous engine);")
+        .append(" with its own reader handle (Riffle: one shared FileReader, its default engine:")
+        .append(" up to 16 reads in flight per take);")
         .append(" `riffle-engine` is ONE calling thread whose takes keep C reads in flight through")
         .append(" the I/O engine; `riffle-direct` reads with O_DIRECT. Cold = `sync; echo 3 >")
         .append(
