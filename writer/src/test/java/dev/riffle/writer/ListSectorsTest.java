@@ -73,14 +73,7 @@ class ListSectorsTest {
 
   private byte[] write(Schema schema, int rows, long dataSeed, double nullRate, WriterOptions o)
       throws IOException {
-    try (VectorSchemaRoot root = RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try (FileWriter w = FileWriter.create(out, schema, null, o)) {
-        w.write(root);
-        w.finish();
-      }
-      return out.toByteArray();
-    }
+    return RandomData.file(schema, rows, dataSeed, nullRate, o, allocator);
   }
 
   private FileReader open(String name, byte[] b) throws IOException {

@@ -1,5 +1,7 @@
 package dev.riffle.writer;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +52,25 @@ final class RandomData {
     }
     root.setRowCount(rows);
     return root;
+  }
+
+  /** The bytes of one file of {@link #generate generated} rows written with {@code options}. */
+  static byte[] file(
+      Schema schema,
+      int rows,
+      long seed,
+      double nullRate,
+      WriterOptions options,
+      BufferAllocator allocator)
+      throws IOException {
+    try (VectorSchemaRoot root = generate(schema, rows, seed, nullRate, allocator)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (FileWriter w = FileWriter.create(out, schema, null, options)) {
+        w.write(root);
+        w.finish();
+      }
+      return out.toByteArray();
+    }
   }
 
   static void fill(FieldVector v, int i, SplittableRandom r, double nullRate, String style) {

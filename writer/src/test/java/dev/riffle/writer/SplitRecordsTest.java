@@ -14,7 +14,6 @@ import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.testing.Seeds;
 import dev.riffle.writer.CorruptionTest.BytesSource;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -78,14 +77,7 @@ class SplitRecordsTest {
 
   private byte[] write(Schema schema, int rows, long dataSeed, double nullRate, WriterOptions o)
       throws IOException {
-    try (VectorSchemaRoot root = RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try (FileWriter w = FileWriter.create(out, schema, null, o)) {
-        w.write(root);
-        w.finish();
-      }
-      return out.toByteArray();
-    }
+    return RandomData.file(schema, rows, dataSeed, nullRate, o, allocator);
   }
 
   private FileReader open(String name, byte[] b) throws IOException {
