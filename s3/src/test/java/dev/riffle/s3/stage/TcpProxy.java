@@ -85,8 +85,17 @@ final class TcpProxy implements AutoCloseable {
                   connections.incrementAndGet();
                   Socket upstream = new Socket();
                   upstream.connect(target, 2000);
-                  open.add(client);
-                  open.add(upstream);
+                  synchronized (TcpProxy.this) {
+                    // Accepted just before down(): a connection that outlived the cut would
+                    // carry the client's pooled requests through the "stopped" server.
+                    if (server != s) {
+                      closeQuietly(client);
+                      closeQuietly(upstream);
+                      continue;
+                    }
+                    open.add(client);
+                    open.add(upstream);
+                  }
                   pump(client, upstream, false);
                   pump(upstream, client, true);
                 } catch (IOException e) {
