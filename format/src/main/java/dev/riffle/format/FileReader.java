@@ -481,22 +481,13 @@ public final class FileReader implements AutoCloseable {
     return take(plan(rows, fields));
   }
 
-  /** As {@link #take(long[], List)}, with {@code engine} instead of the reader's. */
-  public VectorSchemaRoot take(long[] rows, List<String> fields, IoEngine engine)
-      throws IOException {
-    return take(plan(rows, fields), engine);
-  }
-
   /** Executes a plan made by {@link #plan}. */
   public VectorSchemaRoot take(TakePlan plan) throws IOException {
-    return take(plan, engine);
-  }
-
-  private VectorSchemaRoot take(TakePlan plan, IoEngine e) throws IOException {
     int reads = plan.reads();
     if (reads > 0) {
       stats.round();
     }
+    IoEngine e = engine;
     // A remote source gets every range in one call instead (it fetches them in parallel).
     boolean batch = reads > 1 && source.isRemote();
     boolean parallel = !batch && e.workersFor(reads) > 1;

@@ -3,7 +3,6 @@ package dev.riffle.format.dataset;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
-import dev.riffle.format.io.IoEngine;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
 import dev.riffle.format.schema.RiffleSchema;
@@ -296,17 +295,6 @@ public final class Dataset implements AutoCloseable {
    * @throws IllegalArgumentException for an unknown field, or a row that is out of range or deleted
    */
   public VectorSchemaRoot take(long[] rows, List<String> fields) throws IOException {
-    return take(rows, fields, null);
-  }
-
-  /**
-   * As {@link #take(long[], List)}, each file's part read with {@code engine} instead of the
-   * readers' default (null: the default). A caller that already runs many takes side by side, like
-   * the loader, passes {@link IoEngine#synchronous()}: its takes then decode straight into their
-   * result instead of into per-thread batches that are copied.
-   */
-  public VectorSchemaRoot take(long[] rows, List<String> fields, IoEngine engine)
-      throws IOException {
     List<String> names = resolve(fields);
     long total = totalRows();
     for (long r : rows) {
@@ -350,7 +338,7 @@ public final class Dataset implements AutoCloseable {
     List<VectorSchemaRoot> parts = new ArrayList<>();
     VectorSchemaRoot out = null;
     try {
-      takeParts(partFiles, partRows, names, parts, engine);
+      takeParts(partFiles, partRows, names, parts);
       if (categorical) {
         for (int p = 0; p < parts.size(); p++) {
           remapCodes(parts.get(p), partFiles.get(p));
@@ -384,21 +372,12 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
-  private static VectorSchemaRoot take(
-      FileReader r, long[] rows, List<String> names, IoEngine engine) throws IOException {
-    return engine == null ? r.take(rows, names) : r.take(rows, names, engine);
-  }
-
   /**
    * Takes each file's rows into {@code parts}, in part order; on failure, {@code parts} holds what
    * to close.
    */
   private void takeParts(
-      List<Integer> files,
-      List<long[]> rows,
-      List<String> names,
-      List<VectorSchemaRoot> parts,
-      IoEngine engine)
+      List<Integer> files, List<long[]> rows, List<String> names, List<VectorSchemaRoot> parts)
       throws IOException {
     int m = files.size();
     if (m == 0) {
@@ -406,9 +385,9 @@ public final class Dataset implements AutoCloseable {
     }
     FileReader first = file(files.get(0));
     if (m == 1 || !remote) {
-      parts.add(take(first, rows.get(0), names, engine));
+      parts.add(first.take(rows.get(0), names));
       for (int p = 1; p < m; p++) {
-        parts.add(take(file(files.get(p)), rows.get(p), names, engine));
+        parts.add(file(files.get(p)).take(rows.get(p), names));
       }
       return;
     }
@@ -417,7 +396,7 @@ public final class Dataset implements AutoCloseable {
     for (int p = 0; p < m; p++) {
       int file = files.get(p);
       long[] local = rows.get(p);
-      futures.add(pool.submit(() -> take(file(file), local, names, engine)));
+      futures.add(pool.submit(() -> file(file).take(local, names)));
     }
     // Wait for every part, also after a failure, so that no take still runs (and allocates)
     // once this one has returned; parts that did succeed go to the caller to close.

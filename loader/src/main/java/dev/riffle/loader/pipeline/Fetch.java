@@ -2,7 +2,6 @@ package dev.riffle.loader.pipeline;
 
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.IoEngine;
 import dev.riffle.loader.plan.EpochPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,9 +104,10 @@ final class Fetch {
             try {
               if (!cancelled.getAsBoolean() && failure.get() == null) {
                 long[] take = Arrays.copyOfRange(unique, chunkStart[chunk], chunkStart[chunk + 1]);
-                // The fetch's chunks already run side by side: each reads one read at a time and
-                // decodes straight into its part.
-                parts[chunk] = dataset.take(take, fields, IoEngine.synchronous());
+                // The reader's default engine: a chunk's reads (one per block run) go out side by
+                // side, so the disk sees more than one read per loader thread. Block shuffle on 2M
+                // cold rows: 78.7–91.7K → 99.4–101.2K samples/s (loader-2m-2026-11-30.md).
+                parts[chunk] = dataset.take(take, fields);
               }
             } catch (Throwable t) {
               failure.compareAndSet(null, t);
