@@ -10,6 +10,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,6 +48,8 @@ public final class Loader implements AutoCloseable {
   private final List<String> fields;
   private final double[] globalLabels;
   private final ExecutorService pool;
+  // The pool's threads, joined on close: a terminated pool's last thread may still be exiting.
+  private final Queue<Thread> workers = new ConcurrentLinkedQueue<>();
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final long firstEpoch;
   private final long firstCursor;
@@ -149,6 +153,7 @@ public final class Loader implements AutoCloseable {
             r -> {
               Thread t = new Thread(r, "riffle-loader-" + id + "-" + threads.incrementAndGet());
               t.setDaemon(true);
+              workers.add(t);
               return t;
             });
   }
@@ -438,6 +443,15 @@ public final class Loader implements AutoCloseable {
         }
       } catch (InterruptedException e) {
         interrupted = true;
+      }
+    }
+    for (Thread t : workers) {
+      while (t.isAlive() && t != Thread.currentThread()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
     }
     if (current != null) {
