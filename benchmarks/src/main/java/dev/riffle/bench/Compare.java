@@ -526,7 +526,12 @@ public final class Compare {
         .enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(out.resolve(name + ".json").toFile(), doc);
     Files.writeString(out.resolve(name + ".md"), Report.markdown(this, started));
-    Chart.write(this, out.resolve(name + ".png"));
+    try {
+      Chart.write(this, out.resolve(name + ".png"));
+    } catch (LinkageError | java.awt.AWTError e) {
+      // A server without font libraries cannot draw text; the Markdown and JSON are the results.
+      System.err.println("chart not written: " + e);
+    }
   }
 
   String commandLine() {
