@@ -4,20 +4,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a batch of independent read tasks with up to {@link #inFlight()} of them at once: the
  * calling thread takes part, and {@code inFlight - 1} threads of a fixed pool help. Each task is
  * one positional read plus whatever the caller does with its bytes (decoding), in the thread that
- * did the read: there is no hand-off per read, only one per batch and helper. With {@code inFlight
- * = 1} everything runs in the caller's thread and no pool exists.
+ * did the read: there is no hand-off per read, only one per batch and helper. Batches that run at
+ * the same time share the pool: with {@code k} callers inside {@link #run}, a new batch asks for
+ * {@code inFlight - k} helpers, none once {@code k} reaches {@code inFlight} (the callers then keep
+ * that many reads in flight themselves). A helper that starts after its batch is over leaves at
+ * once. With {@code inFlight = 1} everything runs in the caller's thread and no pool exists.
  *
  * <p>Pool threads are never interrupted (the pool is shut down with {@code shutdown}, not {@code
  * shutdownNow}), so they never close a shared {@link java.nio.channels.FileChannel}; the caller's
@@ -43,6 +46,7 @@ public final class IoEngine implements AutoCloseable {
   private final int inFlight;
   private final ThreadPoolExecutor pool;
   private final boolean shared;
+  private final AtomicInteger callers = new AtomicInteger();
 
   private IoEngine(int inFlight, boolean shared) {
     if (inFlight < 1 || inFlight > MAX_IN_FLIGHT) {
@@ -118,77 +122,115 @@ public final class IoEngine implements AutoCloseable {
       }
       return;
     }
-    AtomicInteger next = new AtomicInteger();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    CountDownLatch done = new CountDownLatch(workers - 1);
-    Runnable[] helpers = new Runnable[workers - 1];
-    for (int h = 1; h < workers; h++) {
-      int id = h;
-      helpers[h - 1] =
-          () -> {
-            try {
-              work(tasks, task, id, next, failure);
-            } finally {
-              done.countDown();
-            }
-          };
-      try {
-        pool.execute(helpers[h - 1]);
-      } catch (RejectedExecutionException e) {
-        // Closed engine: the caller does the work alone.
-        helpers[h - 1] = null;
-        done.countDown();
+    int callersNow = callers.incrementAndGet();
+    Batch batch = new Batch(tasks, task);
+    try {
+      // Callers that take side by side keep reads in flight themselves: a batch asks only for the
+      // helpers that bring the callers up to inFlight, so that 16 concurrent takes do not queue 15
+      // helpers each that mostly arrive after their caller has done the work.
+      int helpers = Math.min(workers - 1, Math.max(0, inFlight - callersNow));
+      for (int h = 1; h <= helpers; h++) {
+        int id = h;
+        try {
+          pool.execute(() -> batch.help(id));
+        } catch (RejectedExecutionException e) {
+          break; // closed engine: the caller does the work alone
+        }
       }
+      batch.work(0);
+      batch.leaveAndAwaitHelpers();
+    } finally {
+      callers.decrementAndGet();
     }
-    work(tasks, task, 0, next, failure);
-    // Helpers still queued behind other batches have nothing left to do: withdraw them.
-    for (Runnable r : helpers) {
-      if (r != null && pool.remove(r)) {
-        done.countDown();
-      }
-    }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        done.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    Throwable t = failure.get();
-    if (t instanceof IOException) {
-      throw (IOException) t;
-    }
-    if (t instanceof UncheckedIOException) {
-      throw ((UncheckedIOException) t).getCause();
-    }
-    if (t instanceof RuntimeException) {
-      throw (RuntimeException) t;
-    }
-    if (t instanceof Error) {
-      throw (Error) t;
-    }
-    if (t != null) {
-      throw new IOException(t);
-    }
+    batch.rethrow();
   }
 
-  private static void work(
-      int tasks, Task task, int worker, AtomicInteger next, AtomicReference<Throwable> failure) {
-    while (failure.get() == null) {
-      int i = next.getAndIncrement();
-      if (i >= tasks) {
-        return;
+  /**
+   * One call of {@link #run}: its task counter, its first failure, and how many threads are inside
+   * it. The caller counts as one until its own work is done; a helper that starts after the count
+   * has fallen to zero finds the batch over and leaves without touching it, so queued helpers need
+   * not be withdrawn.
+   */
+  private static final class Batch {
+    private final int tasks;
+    private final Task task;
+    private final Thread caller = Thread.currentThread();
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger inside = new AtomicInteger(1);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    Batch(int tasks, Task task) {
+      this.tasks = tasks;
+      this.task = task;
+    }
+
+    void help(int worker) {
+      for (int n = inside.get(); ; n = inside.get()) {
+        if (n == 0) {
+          return;
+        }
+        if (inside.compareAndSet(n, n + 1)) {
+          break;
+        }
       }
       try {
-        task.run(i, worker);
-      } catch (Throwable t) {
-        failure.compareAndSet(null, t);
+        work(worker);
+      } finally {
+        if (inside.decrementAndGet() == 0) {
+          LockSupport.unpark(caller);
+        }
+      }
+    }
+
+    void work(int worker) {
+      while (failure.get() == null && next.get() < tasks) {
+        int i = next.getAndIncrement();
+        if (i >= tasks) {
+          return;
+        }
+        try {
+          task.run(i, worker);
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+          return;
+        }
+      }
+    }
+
+    /**
+     * Waits for the helpers still inside: they may be writing into the caller's buffers. An
+     * interrupt does not cut the wait short; the flag is restored afterwards.
+     */
+    void leaveAndAwaitHelpers() {
+      if (inside.decrementAndGet() == 0) {
         return;
+      }
+      boolean interrupted = false;
+      while (inside.get() != 0) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
+      }
+      if (interrupted) {
+        caller.interrupt();
+      }
+    }
+
+    void rethrow() throws IOException {
+      Throwable t = failure.get();
+      if (t instanceof IOException) {
+        throw (IOException) t;
+      }
+      if (t instanceof UncheckedIOException) {
+        throw ((UncheckedIOException) t).getCause();
+      }
+      if (t instanceof RuntimeException) {
+        throw (RuntimeException) t;
+      }
+      if (t instanceof Error) {
+        throw (Error) t;
+      }
+      if (t != null) {
+        throw new IOException(t);
       }
     }
   }

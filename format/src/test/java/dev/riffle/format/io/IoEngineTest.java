@@ -4,8 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
@@ -40,6 +47,51 @@ class IoEngineTest {
         }
         assertThat(peak.get()).isLessThanOrEqualTo(Math.max(1, inFlight));
       }
+    }
+  }
+
+  @Test
+  void aBatchAmongAsManyCallersAsReadsInFlightRunsInItsOwnThread() throws Exception {
+    IoEngine e = IoEngine.create(4);
+    CountDownLatch inside = new CountDownLatch(3);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService callers = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<?>> blocked = new ArrayList<>();
+      for (int c = 0; c < 3; c++) {
+        blocked.add(
+            callers.submit(
+                () -> {
+                  AtomicInteger first = new AtomicInteger();
+                  e.run(
+                      8,
+                      (i, w) -> {
+                        if (first.getAndIncrement() == 0) {
+                          inside.countDown();
+                        }
+                        try {
+                          release.await();
+                        } catch (InterruptedException x) {
+                          throw new IOException(x);
+                        }
+                      });
+                  return null;
+                }));
+      }
+      assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+      // Three callers are inside run: a fourth one of an engine of 4 asks for no helper.
+      Thread me = Thread.currentThread();
+      Set<Thread> ran = ConcurrentHashMap.newKeySet();
+      e.run(100, (i, w) -> ran.add(Thread.currentThread()));
+      assertThat(ran).containsExactly(me);
+      release.countDown();
+      for (Future<?> f : blocked) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      release.countDown();
+      callers.shutdown();
+      e.close();
     }
   }
 
