@@ -60,7 +60,7 @@ for pin in 2 "$CORES"; do
     --grid 16:512,32:1024 --sequential 512
 done
 
-step compare 300 "$JAVA" "${JVM[@]}" dev.riffle.bench.Compare --dir "$DATA/compare" --out "$OUT" \
-  --name compare-scale --types u64,str16,vec768,list_bin --narrow-rows "$NARROW_ROWS" \
+step compare 330 "$JAVA" "${JVM[@]}" dev.riffle.bench.Compare --dir "$DATA/compare" --out "$OUT" \
+  --name compare-scale --types u64,str16,list_u64,list_str,vec768,list_vec,bin20k,list_bin --narrow-rows "$NARROW_ROWS" \
   --wide-mib 256 --formats riffle,parquet-tuned,arrow-ipc --concurrency 1,16,64 \
-  --cache cold,warm --seconds 1 --no-fio
+  --cache cold,warm --seconds 1.5 --no-fio
