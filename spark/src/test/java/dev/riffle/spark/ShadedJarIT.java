@@ -70,6 +70,8 @@ class ShadedJarIT {
               "dev/riffle/loader/")) {
         assertThat(names).noneMatch(n -> n.startsWith(prefix));
       }
+      // Nor under META-INF/versions: the jar is not multi-release.
+      assertThat(names).noneMatch(n -> n.startsWith("META-INF/versions/"));
       String services =
           new String(
               jar.getInputStream(
