@@ -93,10 +93,11 @@ class SparkErrorsTest {
     assertThatThrownBy(() -> spark.read().format("riffle").option("version", 0).load(ds.toString()))
         .hasMessage("riffle option version must be at least 1, not 0");
     assertThatThrownBy(() -> spark.read().format("riffle").option("version", 2).load(ds.toString()))
+        .hasMessageContaining(uri(ds) + "/_versions/")
         .hasMessageContaining("version 2 does not exist; versions are [1]");
     assertThatThrownBy(
             () -> spark.read().format("riffle").option("split", "test").load(ds.toString()))
-        .hasMessageContaining("no split 'test'");
+        .hasMessageContaining(uri(ds) + ": no split 'test' in version 1; splits are []");
     assertThatThrownBy(() -> spark.read().format("riffle").load().count())
         .hasMessageContaining("riffle needs a dataset location");
     // A user-specified schema must be the dataset's; the message says where it is not, even when
