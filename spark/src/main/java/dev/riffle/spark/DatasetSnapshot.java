@@ -31,7 +31,11 @@ record DatasetSnapshot(
       // Opening a dataset reads its manifest only; data files are opened by the tasks.
       Roaring64Bitmap rows = null;
       if (o.split() != null) {
-        rows = ds.split(o.split()).rows();
+        try {
+          rows = ds.split(o.split()).rows();
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(o.location() + ": " + e.getMessage(), e);
+        }
       } else if (!ds.deletions().isEmpty()) {
         DatasetView all = ds.all();
         rows = all.rows();

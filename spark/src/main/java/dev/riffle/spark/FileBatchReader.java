@@ -2,18 +2,21 @@ package dev.riffle.spark;
 
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileReader;
+import dev.riffle.format.ReadStats;
 import dev.riffle.format.ScanCursor;
 import dev.riffle.format.dataset.RowSets;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.Storage;
 import dev.riffle.spark.vector.ColumnVectors;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -38,6 +41,9 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private ColumnarBatch batch;
   private java.util.List<FieldVector> empties;
 
+  /** What the reader read, reported to Spark as the scan's metrics. */
+  private final ReadStats stats = new ReadStats();
+
   FileBatchReader(RiffleReaderFactory factory, FilePartition partition) {
     this.factory = factory;
     this.partition = partition;
@@ -47,7 +53,19 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private void open() throws IOException {
     allocator = new RootAllocator();
     storage = factory.storage().open();
-    RandomAccessSource source = storage.open(partition.path());
+    RandomAccessSource source;
+    try {
+      source = storage.open(partition.path());
+    } catch (NoSuchFileException e) {
+      NoSuchFileException missing =
+          new NoSuchFileException(
+              storage.uri(partition.path()),
+              null,
+              "a data file the dataset's manifest names is missing (deleted or moved since the"
+                  + " version was published)");
+      missing.initCause(e);
+      throw missing;
+    }
     String name = source.name();
     try {
       if (source.length() != partition.byteLength()) {
@@ -56,7 +74,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
             0,
             "is " + source.length() + " bytes but the manifest says " + partition.byteLength());
       }
-      reader = FileReader.open(source, true, allocator);
+      reader = FileReader.open(source, true, allocator, stats);
     } catch (IOException | RuntimeException e) {
       source.close();
       throw e;
@@ -172,6 +190,11 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       rows[n++] = subset.next() - partition.firstRow();
     }
     return n == rows.length ? rows : java.util.Arrays.copyOf(rows, n);
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return ReadMetrics.of(stats);
   }
 
   @Override

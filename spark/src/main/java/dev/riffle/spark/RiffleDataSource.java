@@ -92,12 +92,23 @@ public final class RiffleDataSource
     // Fails before any task runs if a column has no Riffle type.
     SparkTypes.toArrow(data.schema());
     List<Long> versions;
+    String foreign;
     try (Storage storage = Storages.open(o.location())) {
       versions = Dataset.versions(storage);
+      foreign = versions.isEmpty() ? Storages.foreignContent(storage) : null;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e.getMessage(), e);
     }
     boolean exists = !versions.isEmpty();
+    // As Spark's file sources do, ignore leaves any existing data alone, a dataset or not.
+    if (mode == SaveMode.Ignore && (exists || foreign != null)) {
+      return new RiffleRelation(sqlContext, data.schema());
+    }
+    if (foreign != null) {
+      // Riffle never deletes what it did not write, so no mode can write a dataset over it.
+      throw new IllegalStateException(
+          "cannot write a Riffle dataset at " + o.location() + ": the location " + foreign);
+    }
     DatasetCommit.Mode commit;
     switch (mode) {
       case ErrorIfExists:
@@ -112,9 +123,6 @@ public final class RiffleDataSource
         commit = DatasetCommit.Mode.CREATE;
         break;
       case Ignore:
-        if (exists) {
-          return new RiffleRelation(sqlContext, data.schema());
-        }
         commit = DatasetCommit.Mode.CREATE;
         break;
       case Append:

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -88,6 +89,11 @@ final class RiffleScanBuilder
         return OptionalLong.of(rows);
       }
     };
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return ReadMetrics.supported();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.riffle.spark;
 
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
@@ -10,6 +11,7 @@ import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -60,12 +62,42 @@ final class RiffleTable implements SupportsRead, SupportsWrite {
         pinned != null && pinned.options().equals(o) ? pinned : DatasetSnapshot.load(o);
     if (!snapshot.sparkSchema().equals(schema)) {
       throw new IllegalArgumentException(
-          "riffle reads a dataset with its own schema "
-              + snapshot.sparkSchema().simpleString()
-              + "; drop the user-specified schema "
-              + schema.simpleString());
+          "riffle reads "
+              + o.location()
+              + " with the dataset's own schema, and the user-specified one differs: "
+              + difference(snapshot.sparkSchema(), schema)
+              + "; drop .schema(...)");
     }
     return new RiffleScanBuilder(snapshot);
+  }
+
+  /** The first column where the user's schema differs from the dataset's, nullability included. */
+  static String difference(StructType dataset, StructType user) {
+    List<String> have = RowWriter.names(dataset);
+    List<String> want = RowWriter.names(user);
+    if (!have.equals(want)) {
+      return "the dataset's columns are " + have + ", not " + want;
+    }
+    for (int i = 0; i < dataset.fields().length; i++) {
+      StructField d = dataset.fields()[i];
+      StructField u = user.fields()[i];
+      if (!d.equals(u)) {
+        return "column '"
+            + d.name()
+            + "' is "
+            + describe(d)
+            + " in the dataset but "
+            + describe(u)
+            + " in the user-specified schema";
+      }
+    }
+    return dataset.catalogString() + " vs " + user.catalogString();
+  }
+
+  private static String describe(StructField f) {
+    return f.dataType().catalogString()
+        + (f.nullable() ? " (nullable)" : " NOT NULL")
+        + (f.metadata().json().equals("{}") ? "" : " with metadata " + f.metadata().json());
   }
 
   @Override

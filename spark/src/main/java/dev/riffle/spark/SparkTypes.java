@@ -257,6 +257,16 @@ public final class SparkTypes {
     } else if (t instanceof TimeType) {
       return new ArrowType.Time(TimeUnit.NANOSECOND, 64);
     }
+    if (t instanceof UserDefinedType) {
+      UserDefinedType<?> u = (UserDefinedType<?>) t;
+      throw new UnsupportedTypeException(
+          path,
+          "user-defined " + u.getClass().getName(),
+          "only Spark ML vectors among user-defined types have a Riffle equivalent; convert the"
+              + " column to its SQL type ("
+              + u.sqlType().simpleString()
+              + ") before writing");
+    }
     throw new UnsupportedTypeException(
         path,
         t.simpleString(),

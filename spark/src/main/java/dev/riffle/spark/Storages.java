@@ -6,6 +6,7 @@ import dev.riffle.s3.HadoopStorage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import org.apache.hadoop.conf.Configuration;
@@ -79,6 +80,42 @@ final class Storages {
       throw new IllegalArgumentException(
           "cannot open the dataset location " + location + ": " + e.getMessage() + hint(e, uri), e);
     }
+  }
+
+  /**
+   * What keeps a location that holds no dataset from becoming one: null if it is absent or an empty
+   * directory (or a directory with only leftovers of Riffle's own, which hold no top-level file),
+   * else what is there, for the message. A dataset keeps its files in subdirectories, so a file
+   * directly under the root (a Parquet part, a _SUCCESS marker) belongs to something else.
+   */
+  static String foreignContent(Storage storage) throws IOException {
+    boolean file;
+    if (storage instanceof LocalStorage) {
+      Path root = ((LocalStorage) storage).root();
+      file = Files.exists(root) && !Files.isDirectory(root);
+    } else if (storage instanceof HadoopStorage) {
+      HadoopStorage h = (HadoopStorage) storage;
+      org.apache.hadoop.fs.FileStatus status;
+      try {
+        status = h.fileSystem().getFileStatus(h.root());
+      } catch (java.io.FileNotFoundException e) {
+        return null;
+      }
+      file = status.isFile();
+    } else {
+      file = false;
+    }
+    if (file) {
+      return "is a file, not a directory";
+    }
+    java.util.List<String> names = storage.list("");
+    if (names.isEmpty()) {
+      return null;
+    }
+    return "holds files that are not part of a Riffle dataset ("
+        + String.join(", ", names.subList(0, Math.min(3, names.size())))
+        + (names.size() > 3 ? ", ..." : "")
+        + ")";
   }
 
   /** What to add to the cluster when the scheme's file system is missing from the class path. */

@@ -32,7 +32,7 @@ class ParquetConversionTest {
     org.apache.spark.sql.Dataset<Row> df =
         spark
             .createDataFrame(SparkConnectorTest.rows(600, 77), SparkConnectorTest.SCHEMA)
-            .drop("gap", "nested");
+            .drop("gap");
     Path parquet = dir.resolve("parquet");
     df.repartition(3).write().parquet(parquet.toString());
 

@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,8 @@ class ShadedJarIT {
               "dev/riffle/loader/")) {
         assertThat(names).noneMatch(n -> n.startsWith(prefix));
       }
+      // Nor under META-INF/versions: the jar is not multi-release.
+      assertThat(names).noneMatch(n -> n.startsWith("META-INF/versions/"));
       String services =
           new String(
               jar.getInputStream(
@@ -89,9 +92,15 @@ class ShadedJarIT {
     }
   }
 
+  /**
+   * As the README's "With Spark" section says: {@code spark-submit --jars riffle-spark.jar} (here
+   * its launcher class, {@code org.apache.spark.deploy.SparkSubmit}, which is what the script runs)
+   * with Spark's class path alone, the application in a jar of its own, S3A settings as {@code
+   * --conf spark.hadoop.fs.s3a.*}.
+   */
   @Test
-  void writesAndReadsWithSparkAndTheJarAlone() throws Exception {
-    // The test class path minus this project's own modules, plus the shaded jar.
+  void sparkSubmitWithTheJarWritesAndReads() throws Exception {
+    // The test class path minus this project's own modules and classes: Spark, Hadoop, hadoop-aws.
     List<String> cp = new ArrayList<>();
     for (String e :
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
@@ -99,23 +108,39 @@ class ShadedJarIT {
       boolean ours =
           e.contains("/dev/riffle/riffle-")
               || Path.of(e).getFileName().toString().startsWith("riffle-")
-              || (e.contains("/target/classes") && !e.contains("/target/test-classes"));
+              || e.contains("/target/classes")
+              || e.contains("/target/test-classes");
       if (!ours && !e.isBlank()) {
         cp.add(e);
       }
     }
-    cp.add(JAR.toString());
+    Path app = appJar(dir.resolve("app.jar"));
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(Arrays.asList(System.getProperty("riffle.argLine").trim().split("\\s+")));
-    String s3a = s3aLocation();
-    if (s3a != null) {
-      // As spark-submit --conf spark.hadoop.fs.s3a.*=... would set them.
-      SparkS3Test.s3aSettings().forEach((k, v) -> cmd.add("-Dspark.hadoop." + k + "=" + v));
-    }
     cmd.add("-cp");
     cmd.add(String.join(File.pathSeparator, cp));
-    cmd.add(ShadedJarMain.class.getName());
+    cmd.addAll(
+        List.of(
+            "org.apache.spark.deploy.SparkSubmit",
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.driver.host=127.0.0.1",
+            "--conf",
+            "spark.driver.bindAddress=127.0.0.1",
+            "--jars",
+            JAR.toString(),
+            "--class",
+            ShadedJarMain.class.getName()));
+    String s3a = s3aLocation();
+    if (s3a != null) {
+      SparkS3Test.s3aSettings()
+          .forEach((k, v) -> cmd.addAll(List.of("--conf", "spark.hadoop." + k + "=" + v)));
+    }
+    cmd.add(app.toString());
     String local = dir.resolve("ds").toString();
     cmd.add(local);
     if (s3a != null) {
@@ -129,6 +154,7 @@ class ShadedJarIT {
       String out = Files.readString(log);
       System.out.println(out);
       assertThat(p.exitValue()).as(out).isZero();
+      // The connector's classes came from the jar given to --jars.
       String checks = " rows=2000 sum=999000 v1=1000 class=file:" + JAR;
       assertThat(out).contains(local + ":" + checks);
       if (s3a != null) {
@@ -143,6 +169,18 @@ class ShadedJarIT {
         }
       }
     }
+  }
+
+  /** The application's jar: {@link ShadedJarMain} alone, as a user's job would be packaged. */
+  static Path appJar(Path jar) throws IOException {
+    String name = ShadedJarMain.class.getName().replace('.', '/') + ".class";
+    try (var in = ShadedJarMain.class.getClassLoader().getResourceAsStream(name);
+        JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry(name));
+      in.transferTo(out);
+      out.closeEntry();
+    }
+    return jar;
   }
 
   /**

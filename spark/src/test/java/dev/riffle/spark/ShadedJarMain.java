@@ -6,22 +6,16 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 
 /**
- * What {@link ShadedJarIT} runs in a JVM whose class path is Spark's plus the shaded jar only: for
- * each dataset location given (a local path; an s3a: URI when the local S3 server is up, with its
- * settings as {@code spark.hadoop.fs.s3a.*} system properties), writes a dataset with
- * format("riffle"), appends to it, reads it back, prints the checks.
+ * The job {@link ShadedJarIT} submits with spark-submit, whose class path is Spark's plus the
+ * shaded jar (--jars) only: for each dataset location given (a local path; an s3a: URI when the
+ * local S3 server is up, with its settings as {@code --conf spark.hadoop.fs.s3a.*}), writes a
+ * dataset with format("riffle"), appends to it, reads it back, prints the checks.
  */
 public final class ShadedJarMain {
   private ShadedJarMain() {}
 
   public static void main(String[] args) {
-    SparkSession spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .getOrCreate();
+    SparkSession spark = SparkSession.builder().getOrCreate();
     try {
       for (String location : args) {
         check(spark, location);

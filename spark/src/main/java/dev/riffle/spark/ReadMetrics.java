@@ -1,0 +1,68 @@
+package dev.riffle.spark;
+
+import dev.riffle.format.ReadStats;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/**
+ * The scan's SQL metrics (Spark UI, {@code BatchScanExec}'s metrics): what the tasks' file readers
+ * read of column pages, from their {@link ReadStats}. They show what column pruning saves, since
+ * the bytes of columns a query does not select are never read. Spark makes the driver-side metrics
+ * by name of class, so each is a public class with a public no-argument constructor.
+ */
+public final class ReadMetrics {
+  private ReadMetrics() {}
+
+  static final String BYTES_READ = "riffleBytesRead";
+  static final String READS = "riffleReads";
+
+  static CustomMetric[] supported() {
+    return new CustomMetric[] {new BytesRead(), new Reads()};
+  }
+
+  /** The task's values so far. */
+  static CustomTaskMetric[] of(ReadStats stats) {
+    return new CustomTaskMetric[] {task(BYTES_READ, stats.bytesRead()), task(READS, stats.reads())};
+  }
+
+  private static CustomTaskMetric task(String name, long value) {
+    return new CustomTaskMetric() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public long value() {
+        return value;
+      }
+    };
+  }
+
+  /** Bytes of column pages read from data files (file heads and footers not counted). */
+  public static final class BytesRead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return BYTES_READ;
+    }
+
+    @Override
+    public String description() {
+      return "riffle page bytes read";
+    }
+  }
+
+  /** Read calls made for column pages (each one request on an object store). */
+  public static final class Reads extends CustomSumMetric {
+    @Override
+    public String name() {
+      return READS;
+    }
+
+    @Override
+    public String description() {
+      return "riffle page reads";
+    }
+  }
+}
