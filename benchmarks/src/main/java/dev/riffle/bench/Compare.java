@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.riffle.format.ReadStats;
+import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.writer.WriterOptions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +26,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
  * The end-to-end comparison: generates the lance8 types, writes each as Riffle, Parquet-MR
@@ -171,7 +171,9 @@ public final class Compare {
     if (caches.contains("cold") && !canDrop) {
       log("cannot drop the page cache (not root?): 'cold' runs are skipped");
     }
-    try (BufferAllocator allocator = new RootAllocator()) {
+    // Freed large blocks are kept for the next take (as `riffle load` does): a 25 MB take would
+    // otherwise fault in fresh pages every time, for every format read through Arrow.
+    try (BufferAllocator allocator = RecyclingAllocator.create(2L << 30)) {
       for (String type : types) {
         long n = rows(type);
         rowCounts.put(type, n);
