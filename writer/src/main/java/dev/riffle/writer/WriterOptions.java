@@ -92,7 +92,8 @@ public record WriterOptions(
 
   /**
    * The minor format version of files written with these options that have no column that could
-   * hold split records or LISTS sectors (FileWriter marks files with one 1.2).
+   * hold split records, LISTS sectors or packed records (FileWriter marks files with one 1.2, or
+   * 1.3 for packed records).
    */
   public int versionMinor() {
     return sectorZstd() ? dev.riffle.format.FileLayout.MINOR_SECTOR_ZSTD : 0;
