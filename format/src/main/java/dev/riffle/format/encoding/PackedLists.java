@@ -71,7 +71,11 @@ final class PackedLists {
     if (w == 0) {
       return;
     }
-    long[] excess = new long[n - 1];
+    long[] excess = SCRATCH.get();
+    if (excess.length < n - 1) {
+      excess = new long[Math.max(n - 1, 2 * excess.length)];
+      SCRATCH.set(excess);
+    }
     prev = item(src, pos, 0, width, signed);
     for (int i = 1; i < n; i++) {
       long x = item(src, pos, i, width, signed);
@@ -108,58 +112,102 @@ final class PackedLists {
     // Every byte read lies within the record, so the slots can be made ready and written blind.
     FixedCodec.ensureCapacity(v, first + n);
     long addr = v.getDataBuffer().memoryAddress() + (long) first * width;
-    ByteBuffer buf = in.buffer();
-    switch (width) {
-      case 1:
-        MemoryUtil.putByte(addr, (byte) x);
-        for (int i = 1; i < n; i++) {
-          x += base + excess(buf, at, i - 1, w);
-          MemoryUtil.putByte(addr + i, (byte) x);
-        }
-        break;
-      case 2:
-        MemoryUtil.putShort(addr, (short) x);
-        for (int i = 1; i < n; i++) {
-          x += base + excess(buf, at, i - 1, w);
-          MemoryUtil.putShort(addr + 2L * i, (short) x);
-        }
-        break;
-      case 4:
-        MemoryUtil.putInt(addr, (int) x);
-        for (int i = 1; i < n; i++) {
-          x += base + excess(buf, at, i - 1, w);
-          MemoryUtil.putInt(addr + 4L * i, (int) x);
-        }
-        break;
-      default:
-        MemoryUtil.putLong(addr, x);
-        for (int i = 1; i < n; i++) {
-          x += base + excess(buf, at, i - 1, w);
-          MemoryUtil.putLong(addr + 8L * i, x);
-        }
+    store(addr, 0, width, x);
+    int m = n - 1;
+    if (w == 0) {
+      for (int i = 1; i < n; i++) {
+        x += base;
+        store(addr, i, width, x);
+      }
+    } else {
+      ByteBuffer buf = in.buffer();
+      int fast = w <= 56 && LITTLE_ENDIAN ? fastCount(buf.limit() - 8 - at, m, w) : 0;
+      if (fast > 0) {
+        x =
+            buf.hasArray()
+                ? unpackHeap(buf, at, fast, w, base, x, addr, width)
+                : unpackDirect(buf, at, fast, w, base, x, addr, width);
+      }
+      for (int j = fast; j < m; j++) {
+        x += base + BitPacking.get(buf, at, j, w);
+        store(addr, j + 1, width, x);
+      }
     }
     FixedCodec.setValid(v.getValidityBuffer(), first, n);
   }
 
+  private static final boolean LITTLE_ENDIAN =
+      java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+
   /**
-   * Excess {@code j} of width {@code w} in the stream at {@code at}: one unaligned 8-byte load
-   * while 8 bytes remain in the buffer (bytes past the record are masked off), else byte by byte.
+   * How many of the first {@code m} values of width {@code w} start at most {@code room} bytes into
+   * the stream: those can be read with one 8-byte load that stays inside the buffer.
    */
-  private static long excess(ByteBuffer buf, int at, int j, int w) {
-    if (w == 0) {
-      return 0;
-    }
-    long bit = (long) j * w;
-    int idx = at + (int) (bit >>> 3);
-    int sh = (int) bit & 7;
-    if (idx <= buf.limit() - 8) {
-      long v = buf.getLong(idx) >>> sh;
-      if (sh + w > 64) {
-        v |= (buf.get(idx + 8) & 0xFFL) << (64 - sh);
+  private static int fastCount(int room, int m, int w) {
+    return room < 0 ? 0 : (int) Math.min(m, (long) room * 8 / w + 1);
+  }
+
+  /**
+   * The hot loop, for widths up to 56 (a value then lies within the 8 bytes from its first byte):
+   * one unchecked 8-byte load, a shift and a mask per item, the bounds having been checked for the
+   * whole run by {@link #fastCount}. Returns the last item.
+   */
+  private static long unpackHeap(
+      ByteBuffer buf, int at, int count, int w, long base, long x, long addr, int width) {
+    byte[] a = buf.array();
+    int off = buf.arrayOffset() + at;
+    long mask = (1L << w) - 1;
+    long bit = 0;
+    if (width == 4) {
+      // int32 ids (the common case) without the store's switch.
+      for (int j = 0; j < count; j++, bit += w) {
+        x += base + ((MemoryUtil.getLong(a, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+        MemoryUtil.putInt(addr + 4L * (j + 1), (int) x);
       }
-      return w == 64 ? v : v & ((1L << w) - 1);
+      return x;
     }
-    return BitPacking.get(buf, at, j, w);
+    for (int j = 0; j < count; j++, bit += w) {
+      x += base + ((MemoryUtil.getLong(a, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+      store(addr, j + 1, width, x);
+    }
+    return x;
+  }
+
+  /** {@link #unpackHeap} for a direct buffer. */
+  private static long unpackDirect(
+      ByteBuffer buf, int at, int count, int w, long base, long x, long addr, int width) {
+    long src = MemoryUtil.getByteBufferAddress(buf) + at;
+    long mask = (1L << w) - 1;
+    long bit = 0;
+    if (width == 4) {
+      for (int j = 0; j < count; j++, bit += w) {
+        x += base + ((MemoryUtil.getLong(src + (bit >>> 3)) >>> (bit & 7)) & mask);
+        MemoryUtil.putInt(addr + 4L * (j + 1), (int) x);
+      }
+      return x;
+    }
+    for (int j = 0; j < count; j++, bit += w) {
+      x += base + ((MemoryUtil.getLong(src + (bit >>> 3)) >>> (bit & 7)) & mask);
+      store(addr, j + 1, width, x);
+    }
+    return x;
+  }
+
+  /** Writes item {@code i} (the low {@code width} bytes of {@code x}) at {@code addr}. */
+  private static void store(long addr, int i, int width, long x) {
+    switch (width) {
+      case 1:
+        MemoryUtil.putByte(addr + i, (byte) x);
+        break;
+      case 2:
+        MemoryUtil.putShort(addr + 2L * i, (short) x);
+        break;
+      case 4:
+        MemoryUtil.putInt(addr + 4L * i, (int) x);
+        break;
+      default:
+        MemoryUtil.putLong(addr + 8L * i, x);
+    }
   }
 
   private static int bitWidth(RecordInput in) throws CorruptFileException {
@@ -186,6 +234,9 @@ final class PackedLists {
       in.take(((long) (n - 1) * w + 7) >>> 3);
     }
   }
+
+  /** The excesses of the list being packed: one array per writer thread, not one per list. */
+  private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[1024]);
 
   static void putVarint64(ByteSink out, long v) {
     while ((v & ~0x7FL) != 0) {
