@@ -45,6 +45,15 @@ import org.openjdk.jmh.infra.Blackhole;
  * <pre>
  * java --add-opens=java.base/java.nio=ALL-UNNAMED -jar benchmarks/target/benchmarks.jar PackedListsBenchmark
  * </pre>
+ *
+ * <p>On a shared, loaded machine wall-clock scores scatter; {@link #main} instead alternates the
+ * two files in one thread for a number of rounds and prints thread CPU time per row (the minimum
+ * over rounds after two warm-up rounds):
+ *
+ * <pre>
+ * java --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *     dev.riffle.bench.jmh.PackedListsBenchmark [rounds=12]
+ * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -129,6 +138,46 @@ public class PackedListsBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() {
     allocator.close();
+  }
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
+    Blackhole bh =
+        new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is"
+                + " dangerous.");
+    PackedListsBenchmark[] b = {new PackedListsBenchmark(), new PackedListsBenchmark()};
+    b[0].pack = true;
+    b[1].pack = false;
+    for (PackedListsBenchmark x : b) {
+      x.setup();
+    }
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    double[][] best = {{Double.MAX_VALUE, Double.MAX_VALUE}, {Double.MAX_VALUE, Double.MAX_VALUE}};
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < 2; k++) {
+        long c0 = mx.getCurrentThreadCpuTime();
+        for (int i = 0; i < 5; i++) {
+          b[k].scan(bh);
+        }
+        double scan = (mx.getCurrentThreadCpuTime() - c0) / 1e3 / (5.0 * ROWS);
+        c0 = mx.getCurrentThreadCpuTime();
+        for (int i = 0; i < 80; i++) {
+          b[k].take(bh);
+        }
+        double take = (mx.getCurrentThreadCpuTime() - c0) / 1e3 / (80.0 * TAKE);
+        if (r >= 2) {
+          best[k][0] = Math.min(best[k][0], scan);
+          best[k][1] = Math.min(best[k][1], take);
+        }
+      }
+    }
+    System.out.printf(
+        "cpu us/row, min of %d rounds: packed scan %.2f take %.2f | plain scan %.2f take %.2f%n",
+        rounds - 2, best[0][0], best[0][1], best[1][0], best[1][1]);
+    for (PackedListsBenchmark x : b) {
+      x.tearDown();
+    }
   }
 
   /** A 256-row random take of both fields, per row. */
