@@ -119,15 +119,33 @@ final class PackedLists {
         x += base;
         store(addr, i, width, x);
       }
+    } else if (w > 56 || !LITTLE_ENDIAN) {
+      // Rare: each value may straddle 9 bytes (or the platform is big-endian).
+      ByteBuffer buf = in.buffer();
+      for (int j = 0; j < m; j++) {
+        x += base + BitPacking.get(buf, at, j, w);
+        store(addr, j + 1, width, x);
+      }
     } else {
       ByteBuffer buf = in.buffer();
-      int fast = w <= 56 && LITTLE_ENDIAN ? fastCount(buf.limit() - 8 - at, m, w) : 0;
-      if (fast > 0) {
-        x =
-            buf.hasArray()
-                ? unpackHeap(buf, at, fast, w, base, x, addr, width)
-                : unpackDirect(buf, at, fast, w, base, x, addr, width);
+      int bytes = (int) (((long) m * w + 7) >>> 3);
+      byte[] src;
+      int off;
+      int fast;
+      if (buf.hasArray()) {
+        src = buf.array();
+        off = buf.arrayOffset() + at;
+        fast = fastCount(buf.limit() - 8 - at, m, w);
+      } else {
+        // A direct buffer: the packed bytes (about w/8 of the items' size) are copied to a padded
+        // array, so that one loop, free of bounds checks, serves both kinds of buffer.
+        src = scratch(bytes + 8);
+        buf.get(at, src, 0, bytes);
+        java.util.Arrays.fill(src, bytes, bytes + 8, (byte) 0);
+        off = 0;
+        fast = m;
       }
+      x = unpack(src, off, fast, w, base, x, addr, width);
       for (int j = fast; j < m; j++) {
         x += base + BitPacking.get(buf, at, j, w);
         store(addr, j + 1, width, x);
@@ -139,6 +157,18 @@ final class PackedLists {
   private static final boolean LITTLE_ENDIAN =
       java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
+  /** Packed bytes of a list read from a direct buffer, one array per reader thread. */
+  private static final ThreadLocal<byte[]> PACKED = ThreadLocal.withInitial(() -> new byte[4096]);
+
+  private static byte[] scratch(int size) {
+    byte[] b = PACKED.get();
+    if (b.length < size) {
+      b = new byte[Math.max(size, 2 * b.length)];
+      PACKED.set(b);
+    }
+    return b;
+  }
+
   /**
    * How many of the first {@code m} values of width {@code w} start at most {@code room} bytes into
    * the stream: those can be read with one 8-byte load that stays inside the buffer.
@@ -148,46 +178,61 @@ final class PackedLists {
   }
 
   /**
-   * The hot loop, for widths up to 56 (a value then lies within the 8 bytes from its first byte):
-   * one unchecked 8-byte load, a shift and a mask per item, the bounds having been checked for the
-   * whole run by {@link #fastCount}. Returns the last item.
+   * The hot loop over the first {@code count} excesses of width {@code w ≤ 56} at {@code src[off]},
+   * whose 8-byte loads the caller has checked to lie inside {@code src}; returns the last item.
+   * Eight values of width {@code w} fill exactly {@code w} bytes, so for {@code w ≤ 8} one load
+   * serves a group of eight (sorted ids with gaps below 256); wider values take one load each. The
+   * running sum is the only chain between items.
    */
-  private static long unpackHeap(
-      ByteBuffer buf, int at, int count, int w, long base, long x, long addr, int width) {
-    byte[] a = buf.array();
-    int off = buf.arrayOffset() + at;
+  private static long unpack(
+      byte[] src, int off, int count, int w, long base, long x, long addr, int width) {
     long mask = (1L << w) - 1;
-    long bit = 0;
-    if (width == 4) {
-      // int32 ids (the common case) without the store's switch.
-      for (int j = 0; j < count; j++, bit += w) {
-        x += base + ((MemoryUtil.getLong(a, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
-        MemoryUtil.putInt(addr + 4L * (j + 1), (int) x);
+    int j = 0;
+    if (w <= 8 && width == 4) {
+      long out = addr + 4;
+      for (int g = off; j + 8 <= count; j += 8, g += w, out += 32) {
+        long word = MemoryUtil.getLong(src, g);
+        long x0 = x + base + (word & mask);
+        long x1 = x0 + base + ((word >>> w) & mask);
+        long x2 = x1 + base + ((word >>> (2 * w)) & mask);
+        long x3 = x2 + base + ((word >>> (3 * w)) & mask);
+        long x4 = x3 + base + ((word >>> (4 * w)) & mask);
+        long x5 = x4 + base + ((word >>> (5 * w)) & mask);
+        long x6 = x5 + base + ((word >>> (6 * w)) & mask);
+        x = x6 + base + ((word >>> (7 * w)) & mask);
+        MemoryUtil.putInt(out, (int) x0);
+        MemoryUtil.putInt(out + 4, (int) x1);
+        MemoryUtil.putInt(out + 8, (int) x2);
+        MemoryUtil.putInt(out + 12, (int) x3);
+        MemoryUtil.putInt(out + 16, (int) x4);
+        MemoryUtil.putInt(out + 20, (int) x5);
+        MemoryUtil.putInt(out + 24, (int) x6);
+        MemoryUtil.putInt(out + 28, (int) x);
       }
-      return x;
-    }
-    for (int j = 0; j < count; j++, bit += w) {
-      x += base + ((MemoryUtil.getLong(a, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
-      store(addr, j + 1, width, x);
-    }
-    return x;
-  }
-
-  /** {@link #unpackHeap} for a direct buffer. */
-  private static long unpackDirect(
-      ByteBuffer buf, int at, int count, int w, long base, long x, long addr, int width) {
-    long src = MemoryUtil.getByteBufferAddress(buf) + at;
-    long mask = (1L << w) - 1;
-    long bit = 0;
-    if (width == 4) {
-      for (int j = 0; j < count; j++, bit += w) {
-        x += base + ((MemoryUtil.getLong(src + (bit >>> 3)) >>> (bit & 7)) & mask);
-        MemoryUtil.putInt(addr + 4L * (j + 1), (int) x);
+    } else if (w <= 8 && width == 8) {
+      long out = addr + 8;
+      for (int g = off; j + 8 <= count; j += 8, g += w, out += 64) {
+        long word = MemoryUtil.getLong(src, g);
+        long x0 = x + base + (word & mask);
+        long x1 = x0 + base + ((word >>> w) & mask);
+        long x2 = x1 + base + ((word >>> (2 * w)) & mask);
+        long x3 = x2 + base + ((word >>> (3 * w)) & mask);
+        long x4 = x3 + base + ((word >>> (4 * w)) & mask);
+        long x5 = x4 + base + ((word >>> (5 * w)) & mask);
+        long x6 = x5 + base + ((word >>> (6 * w)) & mask);
+        x = x6 + base + ((word >>> (7 * w)) & mask);
+        MemoryUtil.putLong(out, x0);
+        MemoryUtil.putLong(out + 8, x1);
+        MemoryUtil.putLong(out + 16, x2);
+        MemoryUtil.putLong(out + 24, x3);
+        MemoryUtil.putLong(out + 32, x4);
+        MemoryUtil.putLong(out + 40, x5);
+        MemoryUtil.putLong(out + 48, x6);
+        MemoryUtil.putLong(out + 56, x);
       }
-      return x;
     }
-    for (int j = 0; j < count; j++, bit += w) {
-      x += base + ((MemoryUtil.getLong(src + (bit >>> 3)) >>> (bit & 7)) & mask);
+    for (long bit = (long) j * w; j < count; j++, bit += w) {
+      x += base + ((MemoryUtil.getLong(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
       store(addr, j + 1, width, x);
     }
     return x;
