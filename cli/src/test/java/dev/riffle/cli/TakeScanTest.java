@@ -137,9 +137,9 @@ class TakeScanTest {
         .contains("list<fixed_size_list<float32 not null, 3> not null>")
         .contains("(total)");
     JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", path, "--json").out());
-    // Written with the default options: its list of atomic numbers may hold LISTS sectors,
-    // so the file is format 1.2 (spec/CHANGES.md).
-    assertThat(info.get("formatVersion").asText()).isEqualTo("1.2");
+    // Written with the default options: its list of atomic numbers (non-null integers) may hold
+    // LISTS sectors and packed records, so the file is format 1.3 (spec/CHANGES.md).
+    assertThat(info.get("formatVersion").asText()).isEqualTo("1.3");
     List<String> fields = new ArrayList<>();
     info.get("schema").forEach(f -> fields.add(f.get("name").asText()));
     assertThat(fields).containsExactly("positions", "forces", "numbers", "energy");

@@ -49,6 +49,12 @@ final class ColumnReader implements AutoCloseable {
   /** Whether the file's version (1.2 on) allows split records. */
   private final boolean splitRecords;
 
+  /**
+   * Whether packed records are allowed: the file's version (1.3 on) and a column whose records hold
+   * a packable list.
+   */
+  private final boolean packedRecords;
+
   /** Item width of LISTS sectors for this column (1.2 on), or -1 if it may not have them. */
   private final int listItemWidth;
 
@@ -90,6 +96,7 @@ final class ColumnReader implements AutoCloseable {
       fixedWidth = -1;
       integerColumn = false;
       listItemWidth = -1;
+      packedRecords = versionMinor >= FileLayout.MINOR_PACKED && group.packs();
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       codec = Codecs.forField(field);
@@ -105,6 +112,8 @@ final class ColumnReader implements AutoCloseable {
               && fixedWidth <= 8;
       listItemWidth =
           versionMinor >= FileLayout.MINOR_LISTS ? TypeSupport.listItemWidth(field) : -1;
+      packedRecords =
+          versionMinor >= FileLayout.MINOR_PACKED && field.getDictionary() == null && codec.packs();
     }
   }
 
@@ -958,10 +967,11 @@ final class ColumnReader implements AutoCloseable {
     int known =
         ZipLayout.CONTROL_VALID
             | ZipLayout.CONTROL_ZSTD
-            | (splitRecords ? ZipLayout.CONTROL_SPLIT : 0);
-    if ((control & ~known) != 0
-        || control
-            == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD | ZipLayout.CONTROL_SPLIT)) {
+            | (splitRecords ? ZipLayout.CONTROL_SPLIT : 0)
+            | (packedRecords ? ZipLayout.CONTROL_PACKED : 0);
+    int kinds =
+        control & (ZipLayout.CONTROL_ZSTD | ZipLayout.CONTROL_SPLIT | ZipLayout.CONTROL_PACKED);
+    if ((control & ~known) != 0 || Integer.bitCount(kinds) > 1) {
       throw new CorruptFileException(resource, fileOffset, "bad control byte " + control);
     }
     if ((control & ZipLayout.CONTROL_VALID) == 0) {
@@ -1012,6 +1022,8 @@ final class ColumnReader implements AutoCloseable {
             resource, fileOffset + 1, "zstd frame inflates to " + n + " of " + size + " bytes");
       }
       in.reset(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, (int) size, fileOffset + 1);
+    } else if ((control & ZipLayout.CONTROL_PACKED) != 0) {
+      in.reset(buf, pos + 1, length - 1, fileOffset + 1).packed();
     } else {
       in.reset(buf, pos + 1, length - 1, fileOffset + 1);
     }
@@ -1192,6 +1204,10 @@ final class ColumnReader implements AutoCloseable {
     }
     if (control == ZipLayout.CONTROL_VALID) {
       return measureRecord(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);
+    }
+    if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED) && packedRecords) {
+      return measureRecord(
+          new RecordInput(resource).reset(buf, pos + 1, length - 1, 0).packed(), s);
     }
     if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT) && codec != null) {
       long size = ByteSplit.recordLength(buf, pos + 1, length - 1);

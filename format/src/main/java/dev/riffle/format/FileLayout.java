@@ -28,10 +28,10 @@ public final class FileLayout {
   public static final int VERSION_MAJOR = 1;
 
   /** The newest minor version this code writes (writers write 1.0 when they use nothing newer). */
-  public static final int VERSION_MINOR = 2;
+  public static final int VERSION_MINOR = 3;
 
   /** Readers accept major version 1, any minor version up to this one. */
-  public static final int VERSION_MINOR_SUPPORTED = 2;
+  public static final int VERSION_MINOR_SUPPORTED = 3;
 
   /** The first minor version with compressed sectors (SectorLayout.FLAG_ZSTD). */
   public static final int MINOR_SECTOR_ZSTD = 1;
@@ -41,6 +41,9 @@ public final class FileLayout {
 
   /** The first minor version with list sectors (SectorLayout.CODEC_LISTS). */
   public static final int MINOR_LISTS = 2;
+
+  /** The first minor version with packed integer-list records (ZipLayout.CONTROL_PACKED). */
+  public static final int MINOR_PACKED = 3;
 
   /** The sector: the unit every random read is aligned to and sized in. */
   public static final int SECTOR_BYTES = 4096;

@@ -7,6 +7,7 @@ import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.LongList;
 import dev.riffle.format.encoding.PageRows;
+import dev.riffle.format.encoding.RecordPacker;
 import dev.riffle.format.encoding.SectorEncoder;
 import dev.riffle.format.encoding.StructCodec;
 import dev.riffle.format.encoding.ValueCodec;
@@ -49,6 +50,9 @@ final class ColumnWriter {
   /** Item width of LISTS sectors (format 1.2), 0 if this column never uses them. */
   private final int listItemWidth;
 
+  /** Packs the integer lists of ZIP_VAR records (format 1.3), null if this column never does. */
+  private final RecordPacker packer;
+
   private final PageRows rows = new PageRows();
   private final ByteSink page = new ByteSink(64 * 1024);
   private final ByteSink entries = new ByteSink(1024);
@@ -61,6 +65,7 @@ final class ColumnWriter {
    * @param sectorZstd whether sectors may be compressed (at {@code zstdLevel})
    * @param split whether ZIP records holding floats may be split (at {@code zstdLevel})
    * @param lists whether sectors of lists of fixed-width items may use the LISTS codec
+   * @param packIntLists whether ZIP_VAR records with lists of non-null integers may be packed
    * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
    */
   ColumnWriter(
@@ -71,6 +76,7 @@ final class ColumnWriter {
       boolean sectorZstd,
       boolean split,
       boolean lists,
+      boolean packIntLists,
       DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
@@ -89,6 +95,7 @@ final class ColumnWriter {
       }
       splitStride = split ? stride : 0;
       listItemWidth = 0;
+      packer = packIntLists ? RecordPacker.of(group) : null;
       return;
     }
     int fieldIndex = spec.fields().get(0);
@@ -121,6 +128,13 @@ final class ColumnWriter {
             ? TypeSupport.floatStride(field)
             : 0;
     listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field)) : 0;
+    // Dictionary fields hold integer codes in value sectors, never lists.
+    packer = packIntLists && dictionary == null ? RecordPacker.of(codec) : null;
+  }
+
+  /** Whether this column may write packed records (which makes the file 1.3). */
+  boolean packsRecords() {
+    return packer != null;
   }
 
   /** The item width of LISTS sectors, 0 if this column never uses them. */
@@ -202,10 +216,10 @@ final class ColumnWriter {
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:
         int recordBytes = rows.recordEnd(0);
-        if (splitStride > 0) {
-          // Split records differ in size, so they need ZIP_VAR and its index: worth it only if
-          // the page shrinks by 1/20 at least (FORMAT.md §5.5).
-          index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, page);
+        if (splitStride > 0 || packer != null) {
+          // Split and packed records differ in size, so they need ZIP_VAR and its index: worth it
+          // only if the page shrinks by 1/20 at least (FORMAT.md §5.5).
+          index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
           long fixedBytes =
               (long) rows.rowCount()
                   * (recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0));
@@ -220,7 +234,7 @@ final class ColumnWriter {
         slotWidth = recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0);
         break;
       default:
-        index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, page);
+        index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
     }
     long offset = out.alignToSector();
     out.write(page.array(), 0, page.length());

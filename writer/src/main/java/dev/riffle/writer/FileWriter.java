@@ -65,6 +65,7 @@ public final class FileWriter implements AutoCloseable {
     this.temp = temp;
     this.target = target;
     boolean split = false;
+    boolean packed = false;
     for (var spec : schema.columns()) {
       int c = columns.size();
       columns.add(
@@ -76,12 +77,15 @@ public final class FileWriter implements AutoCloseable {
               options.sectorZstd(),
               options.splitRecords(),
               options.packLists(),
+              options.packIntLists(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
       split |= columns.get(c).splitStride() > 0 || columns.get(c).listItemWidth() > 0;
+      packed |= columns.get(c).packsRecords();
     }
     // Decided before the head is written, from the schema: whether a column may split records or
-    // pack lists.
-    this.versionMinor = split ? FileLayout.MINOR_SPLIT : options.versionMinor();
+    // pack lists (1.2), or pack integer lists in records (1.3).
+    this.versionMinor =
+        packed ? FileLayout.MINOR_PACKED : split ? FileLayout.MINOR_SPLIT : options.versionMinor();
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
     head.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);

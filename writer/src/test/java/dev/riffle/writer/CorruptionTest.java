@@ -258,6 +258,31 @@ class CorruptionTest {
                         notNull("item", ArrowType.Bool.INSTANCE)))),
             List.of(),
             900));
+    // Wide rows of integer lists: packed records (format 1.3), alone, in a struct, and in a group.
+    c.add(
+        new TypeCase(
+            "zip_packed",
+            new Schema(
+                List.of(
+                    f(
+                        "ids_i32",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(32, true))),
+                    f(
+                        "ids_struct",
+                        ArrowType.Struct.INSTANCE,
+                        notNull(
+                            "ids_u64",
+                            ArrowType.LargeList.INSTANCE,
+                            notNull("item", new ArrowType.Int(64, false))),
+                        f("x", utf8)),
+                    f(
+                        "ids_g16",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(16, true))),
+                    f("ids_gf", ArrowType.List.INSTANCE, notNull("item", f32)))),
+            List.of(List.of("ids_g16", "ids_gf")),
+            30));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -299,7 +324,8 @@ class CorruptionTest {
               .withPageBytes(pageBytes(c))
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
-              .withPackLists(c.name.equals("sectors_lists"));
+              .withPackLists(c.name.equals("sectors_lists"))
+              .withPackIntLists(c.name.equals("zip_packed"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

@@ -72,7 +72,8 @@ class GoldenFilesTest {
             .withPageBytes(4096)
             .withCompressSectors(false)
             .withSplitFloats(false)
-            .withPackLists(false);
+            .withPackLists(false)
+            .withPackIntLists(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
     return Stream.of(
@@ -250,7 +251,31 @@ class GoldenFilesTest {
                         TypeCase.notNull("item", new ArrowType.Int(16, true))))),
             400,
             0.1,
-            small.withPackLists(true)));
+            small.withPackLists(true)),
+        // 1.3: packed records — a group of sorted int32 ids (150 to 850 per row, gaps 1 to 24)
+        // and float32 values, and a nullable large list of sorted uint16 ids alone; ZIP_VAR pages
+        // where every record is packed (control 0x09).
+        new Golden(
+            "zip-packed-int-lists",
+            new Schema(
+                List.of(
+                    TypeCase.notNull(
+                        "ids_genes",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(32, true))),
+                    TypeCase.notNull(
+                        "ids_counts", ArrowType.List.INSTANCE, TypeCase.notNull("item", F32)),
+                    TypeCase.f(
+                        "ids_u16",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(16, false))))),
+            12,
+            0.1,
+            small
+                .withCompressSectors(true)
+                .withPackIntLists(true)
+                .withPageBytes(64 * 1024)
+                .withColumnGroup("ids_genes", "ids_counts")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -272,16 +297,19 @@ class GoldenFilesTest {
         .isEqualTo(Files.readString(expected));
     try (FileReader reader = FileReader.open(committed, allocator)) {
       String layouts = reader.describe().toString();
-      for (String layout : List.of("sectors", "zip-fixed", "zip-var", "zip-split")) {
+      for (String layout : List.of("sectors", "zip-fixed", "zip-var", "zip-split", "zip-packed")) {
         if (g.name().startsWith(layout)) {
-          String name = layout.equals("zip-split") ? "zip-var" : layout;
+          String name =
+              layout.equals("zip-split") || layout.equals("zip-packed") ? "zip-var" : layout;
           assertThat(layouts).as("%s covers the %s layout", g.name(), name).contains(name);
         }
       }
       String version =
-          g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
-              ? "1.2"
-              : g.options().sectorZstd() ? "1.1" : "1.0";
+          g.name().startsWith("zip-packed")
+              ? "1.3"
+              : g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
+                  ? "1.2"
+                  : g.options().sectorZstd() ? "1.1" : "1.0";
       assertThat(reader.formatVersion()).isEqualTo(version);
       if (g.name().startsWith("zip-split")) {
         long[] controls = SplitRecordsTest.controls(reader, Files.readAllBytes(committed));
@@ -291,6 +319,13 @@ class GoldenFilesTest {
         assertThat(controls[ZipLayout.CONTROL_VALID])
             .as("plain records in %s", g.name())
             .isPositive();
+      }
+      if (g.name().startsWith("zip-packed")) {
+        long[] controls = PackedListsTest.controls(reader, Files.readAllBytes(committed));
+        assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED])
+            .as("packed records in %s", g.name())
+            .isPositive();
+        assertThat(controls[0]).as("null rows in %s", g.name()).isPositive();
       }
     }
     if (g.name().equals("sectors-zstd")) {

@@ -31,7 +31,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>Field-name prefixes steer the values: {@code small_} integers in a narrow range (so frame of
  * reference packing applies), {@code long_} strings of 1.5–6 KiB (zipped pages), {@code zstd_}
  * compressible binaries of 3–6 KiB, {@code text_} short strings over 16 letters and {@code rep_}
- * fixed-width values drawn from four (both compress well, so they go to compressed sectors).
+ * fixed-width values drawn from four (both compress well, so they go to compressed sectors), {@code
+ * ids_} lists of 150–850 items, whose integer items ascend from a random start by gaps of 1–24
+ * (like the sorted gene ids of a sparse row: wide records of packable lists).
  */
 final class RandomData {
   private RandomData() {}
@@ -140,19 +142,15 @@ final class RandomData {
       }
     } else if (v instanceof LargeListVector) {
       LargeListVector l = (LargeListVector) v;
-      int n = r.nextInt(6);
+      int n = listLength(r, style);
       long start = l.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        fill(l.getDataVector(), (int) start + k, r, nullRate, style);
-      }
+      fillItems(l.getDataVector(), (int) start, n, r, nullRate, style);
       l.endValue(i, n);
     } else if (v instanceof ListVector) {
       ListVector l = (ListVector) v;
-      int n = r.nextInt(6);
+      int n = listLength(r, style);
       int start = l.startNewValue(i);
-      for (int k = 0; k < n; k++) {
-        fill(l.getDataVector(), start + k, r, nullRate, style);
-      }
+      fillItems(l.getDataVector(), start, n, r, nullRate, style);
       l.endValue(i, n);
     } else if (v instanceof StructVector) {
       StructVector s = (StructVector) v;
@@ -162,6 +160,27 @@ final class RandomData {
       s.setIndexDefined(i);
     } else {
       throw new IllegalArgumentException("no generator for " + v.getField());
+    }
+  }
+
+  private static int listLength(SplittableRandom r, String style) {
+    return style.startsWith("ids_") ? 150 + r.nextInt(701) : r.nextInt(6);
+  }
+
+  private static void fillItems(
+      FieldVector items, int start, int n, SplittableRandom r, double nullRate, String style) {
+    if (style.startsWith("ids_")
+        && items instanceof BaseIntVector
+        && !items.getField().isNullable()) {
+      long id = r.nextInt(1000);
+      for (int k = 0; k < n; k++) {
+        setInt((BaseFixedWidthVector) items, start + k, id);
+        id += 1 + r.nextInt(24);
+      }
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      fill(items, start + k, r, nullRate, style);
     }
   }
 

@@ -311,7 +311,41 @@ class ReaderFuzzTest {
     }
   }
 
+  /**
+   * Adds the packed-record inputs (format 1.3) to the corpus without touching the others: {@code
+   * mvn -pl writer test -Dtest=ReaderFuzzTest#regeneratePackedCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regeneratePackedCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase packed =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_packed"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, packed, 3, 0x5eed);
+      save("valid-zip-packed", valid);
+      save("truncated-zip-packed", Arrays.copyOf(valid, valid.length / 2));
+      int record = firstRecord(a, valid, ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED);
+      // The item count, the first item, and a byte inside the packed deltas.
+      byte[] count = flip(valid, record + 2, 0x02);
+      CorruptionTest.repairChecksums(count);
+      save("count-crc-repaired-zip-packed", count);
+      byte[] first = flip(valid, record + 3, 0x41);
+      CorruptionTest.repairChecksums(first);
+      save("first-crc-repaired-zip-packed", first);
+      byte[] deltas = flip(valid, record + 30, 0x18);
+      CorruptionTest.repairChecksums(deltas);
+      save("flipped-deltas-crc-repaired-zip-packed", deltas);
+    }
+  }
+
   private static int firstSplitRecord(BufferAllocator a, byte[] b) throws IOException {
+    return firstRecord(a, b, ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT);
+  }
+
+  private static int firstRecord(BufferAllocator a, byte[] b, int control) throws IOException {
     try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
       for (int c = 0; c < r.schema().columns().size(); c++) {
         for (PageInfo p : r.pages(c)) {
@@ -320,14 +354,14 @@ class ReaderFuzzTest {
           }
           for (int k = 0; k < p.rowCount(); k++) {
             int at = (int) (p.offset() + p.index().get(k));
-            if (b[at] == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT)) {
+            if (b[at] == control) {
               return at;
             }
           }
         }
       }
     }
-    throw new AssertionError("no split record");
+    throw new AssertionError("no record with control " + control);
   }
 
   private static int firstCompressedSector(BufferAllocator a, byte[] b) throws IOException {

@@ -30,7 +30,12 @@ public final class Codecs {
       case LargeList:
       case Map:
         Field item = field.getChildren().get(0);
-        return new ListCodec(forField(item), item.isNullable());
+        int packWidth = t.getTypeID() == ArrowType.ArrowTypeID.Map ? 0 : packWidth(item);
+        return new ListCodec(
+            forField(item),
+            item.isNullable(),
+            packWidth,
+            TypeSupport.integerSignedness(item.getType()) == 1);
       case FixedSizeList:
         Field el = field.getChildren().get(0);
         return new FixedListCodec(
@@ -40,6 +45,20 @@ public final class Codecs {
       default:
         throw new IllegalArgumentException("no codec for " + t);
     }
+  }
+
+  /**
+   * The item width of a list that packed records pack (FORMAT.md §5.3): a non-nullable item of an
+   * integer kind — INT, DATE, TIME, TIMESTAMP, DURATION — of 1, 2, 4 or 8 bytes, not
+   * dictionary-encoded; else 0.
+   */
+  static int packWidth(Field item) {
+    ArrowType t = item.getType();
+    if (item.isNullable() || item.getDictionary() != null || t instanceof ArrowType.Bool) {
+      return 0;
+    }
+    int w = TypeSupport.fixedWidth(t);
+    return TypeSupport.integerSignedness(t) >= 0 && Integer.bitCount(w) == 1 && w <= 8 ? w : 0;
   }
 
   /** The codec of a column group's records: a struct of its fields. */

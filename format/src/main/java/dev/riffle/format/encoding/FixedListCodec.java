@@ -65,6 +65,20 @@ final class FixedListCodec extends ValueCodec {
   }
 
   @Override
+  public boolean packs() {
+    return items.packs();
+  }
+
+  @Override
+  public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
+    if (items.packs()) {
+      ListCodec.packItems(items, itemsNullable, in, listSize, out);
+    } else {
+      super.pack(in, out, whole);
+    }
+  }
+
+  @Override
   public void skip(RecordInput in, boolean whole) throws CorruptFileException {
     ListCodec.skipItems(items, itemsNullable, in, listSize);
   }

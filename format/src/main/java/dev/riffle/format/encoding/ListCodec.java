@@ -1,6 +1,7 @@
 package dev.riffle.format.encoding;
 
 import dev.riffle.format.CorruptFileException;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.BaseRepeatedValueVector;
 import org.apache.arrow.vector.complex.LargeListVector;
@@ -9,14 +10,72 @@ import org.apache.arrow.vector.complex.ListVector;
 /**
  * Variable-length lists (list, large list, map): a varint item count n; if items are nullable, an
  * n-bit validity bitmap; then each valid item. Null items take no bytes beyond their bit.
+ *
+ * <p>A list of non-null integer-kind items is <em>packable</em>: in a packed record (format 1.3) it
+ * is in the packed form of {@link PackedLists} instead.
  */
 final class ListCodec extends ValueCodec {
   private final ValueCodec items;
   private final boolean itemsNullable;
 
-  ListCodec(ValueCodec items, boolean itemsNullable) {
+  /** Item width of a packable list (1, 2, 4 or 8), or 0. */
+  private final int packWidth;
+
+  /** Whether packable items are signed (sign-extended rather than zero-extended). */
+  private final boolean packSigned;
+
+  /**
+   * @param packWidth the item width if the list is packable, else 0
+   */
+  ListCodec(ValueCodec items, boolean itemsNullable, int packWidth, boolean packSigned) {
     this.items = items;
     this.itemsNullable = itemsNullable;
+    this.packWidth = itemsNullable ? 0 : packWidth;
+    this.packSigned = packSigned;
+  }
+
+  @Override
+  public boolean packs() {
+    return packWidth > 0 || items.packs();
+  }
+
+  @Override
+  public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
+    if (packWidth > 0) {
+      int n = readCount(in);
+      int at = in.take((long) n * packWidth);
+      PackedLists.pack(in.buffer(), at, n, packWidth, packSigned, out);
+    } else if (items.packs()) {
+      int n = readCount(in);
+      out.putVarint(n);
+      packItems(items, itemsNullable, in, n, out);
+    } else {
+      super.pack(in, out, whole);
+    }
+  }
+
+  /** Shared with fixed-size lists: copies the optional bitmap, then packs each valid item. */
+  static void packItems(ValueCodec items, boolean nullable, RecordInput in, int n, ByteSink out)
+      throws CorruptFileException {
+    int valid = n;
+    if (nullable) {
+      int bitmap = Bitmaps.read(in, n);
+      copy(in, bitmap, out);
+      valid = Bitmaps.rank(in.buffer(), bitmap, n);
+    }
+    for (int k = 0; k < valid; k++) {
+      items.pack(in, out, false);
+    }
+  }
+
+  /**
+   * The count of a packed list: not bounded by the record's length (items may take no bytes), but
+   * by the record's budget of restored item bytes.
+   */
+  private int readPackedCount(RecordInput in) throws CorruptFileException {
+    int n = (int) in.varint(Integer.MAX_VALUE - 8L);
+    in.spendPacked((long) n * packWidth);
+    return n;
   }
 
   @Override
@@ -122,14 +181,15 @@ final class ListCodec extends ValueCodec {
   @Override
   public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
       throws CorruptFileException {
-    int n = readCount(in);
+    boolean packed = packWidth > 0 && in.isPacked();
+    int n = packed ? readPackedCount(in) : readCount(in);
     if (vector instanceof LargeListVector) {
       LargeListVector v = (LargeListVector) vector;
       long first = v.startNewValue(index);
       if (first + n > Integer.MAX_VALUE - 8L) {
         throw in.corrupt("list items exceed what one Arrow batch can hold");
       }
-      decodeItems(items, itemsNullable, in, v.getDataVector(), (int) first, n);
+      decodeItems(in, v.getDataVector(), (int) first, n, packed);
       v.endValue(index, n);
     } else {
       ListVector v = (ListVector) vector;
@@ -137,14 +197,27 @@ final class ListCodec extends ValueCodec {
       if ((long) first + n > Integer.MAX_VALUE - 8L) {
         throw in.corrupt("list items exceed what one Arrow batch can hold");
       }
-      decodeItems(items, itemsNullable, in, v.getDataVector(), first, n);
+      decodeItems(in, v.getDataVector(), first, n, packed);
       v.endValue(index, n);
+    }
+  }
+
+  private void decodeItems(RecordInput in, FieldVector child, int first, int n, boolean packed)
+      throws CorruptFileException {
+    if (packed) {
+      PackedLists.decode(in, n, packWidth, (BaseFixedWidthVector) child, first);
+    } else {
+      decodeItems(items, itemsNullable, in, child, first, n);
     }
   }
 
   @Override
   public void skip(RecordInput in, boolean whole) throws CorruptFileException {
-    skipItems(items, itemsNullable, in, readCount(in));
+    if (packWidth > 0 && in.isPacked()) {
+      PackedLists.skip(in, readPackedCount(in));
+    } else {
+      skipItems(items, itemsNullable, in, readCount(in));
+    }
   }
 
   @Override
@@ -154,9 +227,14 @@ final class ListCodec extends ValueCodec {
 
   @Override
   public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
-    int n = readCount(in);
     s.values++;
-    measureItems(items, itemsNullable, in, s.children[0], n);
+    if (packWidth > 0 && in.isPacked()) {
+      int n = readPackedCount(in);
+      PackedLists.skip(in, n);
+      s.children[0].values += n;
+      return;
+    }
+    measureItems(items, itemsNullable, in, s.children[0], readCount(in));
   }
 
   @Override

@@ -16,6 +16,12 @@ public final class RecordInput {
   private int position;
   private int limit;
 
+  /** Whether packable lists are in packed form (a packed ZIP_VAR record, format 1.3). */
+  private boolean packed;
+
+  /** Item bytes the packed lists of this record may still restore. */
+  private long packedBudget;
+
   public RecordInput(String resource) {
     this.resource = resource;
   }
@@ -32,7 +38,36 @@ public final class RecordInput {
     this.position = start;
     this.limit = start + length;
     this.fileOffset = fileOffset - start;
+    this.packed = false;
     return this;
+  }
+
+  /**
+   * Marks the bytes as a packed record (ZipLayout.CONTROL_PACKED): list codecs then read their
+   * packable lists in packed form. Call after {@link #reset}.
+   */
+  public RecordInput packed() {
+    this.packed = true;
+    this.packedBudget = dev.riffle.format.ZipLayout.MAX_PACKED_ITEM_BYTES;
+    return this;
+  }
+
+  public boolean isPacked() {
+    return packed;
+  }
+
+  /**
+   * Accounts for {@code bytes} restored by a packed list; packed items may take no space, so their
+   * total per record is capped instead of their count being tied to the record's length.
+   */
+  void spendPacked(long bytes) throws CorruptFileException {
+    if (bytes > packedBudget) {
+      throw corrupt(
+          "packed lists restore more than "
+              + dev.riffle.format.ZipLayout.MAX_PACKED_ITEM_BYTES
+              + " item bytes");
+    }
+    packedBudget -= bytes;
   }
 
   public String resource() {
@@ -101,6 +136,25 @@ public final class RecordInput {
         if (v < 0 || v > max) {
           throw corrupt("count or length " + Long.toUnsignedString(v) + " exceeds " + max);
         }
+        return v;
+      }
+    }
+    throw corrupt("varint longer than 10 bytes");
+  }
+
+  /**
+   * An unsigned LEB128 value of up to 64 bits, returned as its two's-complement {@code long}; the
+   * 10th byte may only hold the top bit.
+   */
+  public long varint64() throws CorruptFileException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = u8();
+      if (shift == 63 && b > 1) {
+        throw corrupt("varint exceeds 64 bits");
+      }
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
         return v;
       }
     }

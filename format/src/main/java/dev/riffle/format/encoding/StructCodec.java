@@ -124,6 +124,30 @@ public final class StructCodec {
     return children[i];
   }
 
+  /** Whether some child's tree holds a packable list (see {@link ValueCodec#packs()}). */
+  public boolean packs() {
+    for (ValueCodec c : children) {
+      if (c.packs()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Reads one plain struct and appends its packed-record form (see {@link ValueCodec#pack}). */
+  public void pack(RecordInput in, ByteSink out) throws CorruptFileException {
+    int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
+    if (bitmap >= 0) {
+      ValueCodec.copy(in, bitmap, out);
+    }
+    int bit = 0;
+    for (int i = 0; i < children.length; i++) {
+      if (!nullable[i] || Bitmaps.get(in.buffer(), bitmap, bit++)) {
+        children[i].pack(in, out, false);
+      }
+    }
+  }
+
   /** Skips one encoded struct. */
   public void skip(RecordInput in) throws CorruptFileException {
     int bitmap = nullableCount > 0 ? Bitmaps.read(in, nullableCount) : -1;
@@ -164,6 +188,20 @@ public final class StructCodec {
     @Override
     public void skip(RecordInput in, boolean whole) throws CorruptFileException {
       struct.skip(in);
+    }
+
+    @Override
+    public boolean packs() {
+      return struct.packs();
+    }
+
+    @Override
+    public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
+      if (struct.packs()) {
+        struct.pack(in, out);
+      } else {
+        super.pack(in, out, whole);
+      }
     }
 
     @Override

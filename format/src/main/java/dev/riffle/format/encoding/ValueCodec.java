@@ -97,6 +97,31 @@ public abstract class ValueCodec {
     v.setInitialCapacity(s.slots());
   }
 
+  /**
+   * Whether this codec's tree holds a packable list (a list or large list of non-null integer-kind
+   * items), whose form a packed record (format 1.3) changes.
+   */
+  public boolean packs() {
+    return false;
+  }
+
+  /**
+   * Reads one value in plain form from {@code in} and appends it in packed-record form: packable
+   * lists packed, everything else copied as it is.
+   */
+  public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
+    int from = in.position();
+    skip(in, whole);
+    copy(in, from, out);
+  }
+
+  /** Appends the bytes of {@code in} from {@code from} to its position. */
+  static void copy(RecordInput in, int from, ByteSink out) {
+    int n = in.position() - from;
+    int at = out.reserve(n);
+    in.buffer().get(from, out.array(), at, n);
+  }
+
   /** Skips {@code count} encoded values. */
   public void skipRun(RecordInput in, int count) throws CorruptFileException {
     for (int i = 0; i < count; i++) {

@@ -52,25 +52,36 @@ public final class ZipEncoder {
    * @return rowCount + 1 record offsets relative to the start of the page
    */
   public static LongList encodeVar(PageRows rows, int zstdLevel, ByteSink out) {
-    return encodeVar(rows, zstdLevel, 0, out);
+    return encodeVar(rows, zstdLevel, 0, null, out);
   }
 
   /**
-   * Writes a control byte and the payload of each row. A record is stored as a zstd frame if that
-   * is at most 3/4 of it ({@link #worthIt}), and, with {@code splitStride > 0}, as a split record
-   * ({@link ByteSplit}) if that is at most 19/20 of it; when both qualify, the smaller wins (zstd
-   * on a tie).
+   * A packed record is kept only if it is at most 19/20 of the plain one: below that gain, a record
+   * of a fixed size (ZIP_FIXED) or the plain bytes are worth more than the unpacking.
+   */
+  static boolean packWorthIt(long packed, int raw) {
+    return packed < raw && packed * 20 <= (long) raw * 19;
+  }
+
+  /**
+   * Writes a control byte and the payload of each row. Each record has up to three candidates: a
+   * zstd frame if that is at most 3/4 of it ({@link #worthIt}); with {@code splitStride > 0}, a
+   * split record ({@link ByteSplit}) if that is at most 19/20 of it; with a {@code packer}, a
+   * packed record if that is at most 19/20 of it ({@link #packWorthIt}). The smallest candidate
+   * wins, ties going to packed, then zstd, then split; with none the record is plain.
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none (format 1.2)
+   * @param packer the column's record packer, or null for no packed records (format 1.3)
    * @return rowCount + 1 record offsets relative to the start of the page
    */
-  public static LongList encodeVar(PageRows rows, int zstdLevel, int splitStride, ByteSink out) {
+  public static LongList encodeVar(
+      PageRows rows, int zstdLevel, int splitStride, RecordPacker packer, ByteSink out) {
     LongList offsets = new LongList();
     int pageStart = out.length();
     try (ByteSplit.Encoder splitter =
         splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null) {
-      encodeVar(rows, zstdLevel, splitStride, splitter, out, offsets, pageStart);
+      encodeVar(rows, zstdLevel, splitStride, splitter, packer, out, offsets, pageStart);
     }
     return offsets;
   }
@@ -80,11 +91,13 @@ public final class ZipEncoder {
       int zstdLevel,
       int splitStride,
       ByteSplit.Encoder splitter,
+      RecordPacker packer,
       ByteSink out,
       LongList offsets,
       int pageStart) {
     byte[] data = rows.array();
     byte[] scratch = new byte[0];
+    ByteSink packed = packer != null ? new ByteSink(4096) : null;
     int valid = 0;
     for (int r = 0; r < rows.rowCount(); r++) {
       offsets.add(out.length() - pageStart);
@@ -95,6 +108,14 @@ public final class ZipEncoder {
       int from = rows.recordStart(valid);
       int len = rows.recordEnd(valid) - from;
       valid++;
+      long packedBytes = -1;
+      if (packer != null) {
+        packed.clear();
+        packer.pack(data, from, len, packed);
+        if (packWorthIt(packed.length(), len)) {
+          packedBytes = packed.length();
+        }
+      }
       long zstdBytes = -1;
       if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
         int bound = (int) Zstd.compressBound(len);
@@ -102,7 +123,7 @@ public final class ZipEncoder {
           scratch = new byte[bound];
         }
         long n = Zstd.compressByteArray(scratch, 0, bound, data, from, len, zstdLevel);
-        if (!Zstd.isError(n) && worthIt(n, len)) {
+        if (!Zstd.isError(n) && worthIt(n, len) && (packedBytes < 0 || n < packedBytes)) {
           zstdBytes = n;
         }
       }
@@ -113,10 +134,17 @@ public final class ZipEncoder {
         int mark = out.length();
         out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT));
         int n = splitter.encode(data, from, len, splitStride, out);
-        if (ByteSplit.worthIt(n, len) && (zstdBytes < 0 || n < zstdBytes)) {
+        if (ByteSplit.worthIt(n, len)
+            && (zstdBytes < 0 || n < zstdBytes)
+            && (packedBytes < 0 || n < packedBytes)) {
           continue;
         }
         out.truncate(mark);
+      }
+      if (packedBytes >= 0 && zstdBytes < 0) {
+        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED));
+        out.put(packed.array(), 0, packed.length());
+        continue;
       }
       if (zstdBytes >= 0) {
         out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
