@@ -30,6 +30,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -129,6 +130,11 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--max-pi2", description = "Diversity contract π₂ ≤ ε (instead of --min-meff).")
   Double maxPi2;
 
+  @Option(
+      names = "--min-distinct-blocks",
+      description = "Diversity contract E[distinct blocks per batch] ≥ d (instead of --min-meff).")
+  Double minDistinctBlocks;
+
   @Option(names = "--json", description = "Print the report as one JSON object.")
   boolean json;
 
@@ -156,10 +162,7 @@ public final class LoadCommand implements Callable<Integer> {
       DatasetView view = split == null ? d.all() : d.split(split);
       long memory = memoryMb << 20;
       long rowBytes = RowBytes.estimate(view, columns, 64);
-      DiversityContract contract =
-          maxPi2 != null
-              ? DiversityContract.pi2AtMost(maxPi2)
-              : minMeff != null ? DiversityContract.meffOverMAtLeast(minMeff) : null;
+      DiversityContract contract = contract();
       int maxBlock = (int) Math.floor(block * (1 + jitter));
       if (contract != null && sampler.equals("pool")) {
         pool = contract.poolRows(maxBlock, batch, world, rowBytes, memory, inFlight).windowRows();
@@ -238,6 +241,27 @@ public final class LoadCommand implements Callable<Integer> {
                   + sampler
                   + "'; use sequential, random, block, deal, pool, weighted or balanced");
     };
+  }
+
+  /** The one diversity target given, if any: two would leave the planner nothing to choose. */
+  private DiversityContract contract() {
+    List<DiversityContract> given = new ArrayList<>();
+    if (maxPi2 != null) {
+      given.add(DiversityContract.pi2AtMost(maxPi2));
+    }
+    if (minMeff != null) {
+      given.add(DiversityContract.meffOverMAtLeast(minMeff));
+    }
+    if (minDistinctBlocks != null) {
+      given.add(DiversityContract.distinctBlocksAtLeast(minDistinctBlocks));
+    }
+    if (given.size() > 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "give one diversity target (--max-pi2, --min-meff or --min-distinct-blocks), not "
+              + given.size());
+    }
+    return given.isEmpty() ? null : given.get(0);
   }
 
   private void report(

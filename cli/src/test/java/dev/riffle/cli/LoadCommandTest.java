@@ -102,6 +102,37 @@ class LoadCommandTest {
   }
 
   @Test
+  void distinctBlocksTargetDerivesTheFetchFactor() throws Exception {
+    JsonNode r =
+        Json.MAPPER.readTree(
+            Cli.ok(
+                    "load",
+                    ds,
+                    "--min-distinct-blocks",
+                    "7.5",
+                    "--block",
+                    "16",
+                    "--batch",
+                    "16",
+                    "--json")
+                .out());
+    // Blocks of 16 rows (jitter 0.25) and batches of 16: d = 7.5 needs a window of several fetches.
+    String sampler = r.get("sampler").asText();
+    assertThat(sampler).startsWith("block(b=16,f=");
+    int f = Integer.parseInt(sampler.replaceAll("^block\\(b=16,f=(\\d+),.*", "$1"));
+    assertThat(f).isBetween(2, 255);
+    assertThat(r.get("distinctBlocksMean").asDouble()).isGreaterThan(7.5 * 0.9);
+    assertThat(r.get("coverageExact").asBoolean()).isTrue();
+  }
+
+  @Test
+  void twoDiversityTargetsAreRefused() {
+    Cli.Result r = Cli.run("load", ds, "--min-meff", "0.9", "--max-pi2", "0.01");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("give one diversity target").contains("not 2");
+  }
+
+  @Test
   void worldThatDoesNotDivideTheBatchIsRefused() {
     Cli.Result r = Cli.run("load", ds, "--batch", "64", "--world", "3");
     assertThat(r.exitCode()).isEqualTo(2);
