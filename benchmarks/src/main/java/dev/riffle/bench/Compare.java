@@ -148,7 +148,11 @@ public final class Compare {
   }
 
   WriterOptions riffleOptions() {
-    return WriterOptions.defaults().withSplitFloats(splitFloats).withPackLists(packLists);
+    // A flag turns an option on; without it the writer's default holds (packLists is on by
+    // default since 1.2, and passing `false` here wrote list_u64 without LISTS sectors).
+    WriterOptions o = WriterOptions.defaults();
+    o = splitFloats ? o.withSplitFloats(true) : o;
+    return packLists ? o.withPackLists(true) : o;
   }
 
   long rows(String type) {
