@@ -128,41 +128,9 @@ class ListSectorsTest {
         assertThat(ca[0] + ca[1] + ca[2] + ca[3])
             .as(what + ": sectors")
             .isLessThanOrEqualTo(cb[0] + cb[1] + cb[2] + cb[3]);
-        long[] take = new long[Math.min(500, 2 * rows)];
-        for (int i = 0; i < take.length; i++) {
-          take[i] = r.nextInt(rows);
-        }
-        try (VectorSchemaRoot got = a.take(take, null)) {
-          for (int c = 0; c < schema.getFields().size(); c++) {
-            for (int i = 0; i < take.length; i++) {
-              assertThat(text(got.getVector(c).getObject(i)))
-                  .as(what + ": take of row " + take[i] + ", column " + c)
-                  .isEqualTo(text(source.getVector(c).getObject((int) take[i])));
-            }
-          }
-        }
-        int at = 0;
-        var cursor = a.scan(null, 1 + r.nextInt(700));
-        VectorSchemaRoot batch;
-        while ((batch = cursor.next()) != null) {
-          try (VectorSchemaRoot bt = batch) {
-            for (int i = 0; i < bt.getRowCount(); i++, at++) {
-              for (int c = 0; c < schema.getFields().size(); c++) {
-                assertThat(text(bt.getVector(c).getObject(i)))
-                    .as(what + ": scan row " + at + ", column " + c)
-                    .isEqualTo(text(source.getVector(c).getObject(at)));
-              }
-            }
-          }
-        }
-        assertThat(at).as(what).isEqualTo(rows);
+        SameRows.assertSameRows(what, a, source, r, 500, 700);
       }
     }
-  }
-
-  /** Values as comparable text (byte arrays in hex). */
-  private static String text(Object o) {
-    return GoldenFilesTest.format(o);
   }
 
   /** The file CorruptionTest damages in every way it knows has LISTS sectors in both columns. */

@@ -300,44 +300,6 @@ class PackedListsTest {
     return counts;
   }
 
-  /** Every row, by take (random order, repeats) and by scan, equals the source. */
-  private void assertSameRows(
-      String what, FileReader f, VectorSchemaRoot source, SplittableRandom r) throws IOException {
-    int rows = source.getRowCount();
-    long[] take = new long[Math.min(300, 2 * rows)];
-    for (int i = 0; i < take.length; i++) {
-      take[i] = r.nextInt(rows);
-    }
-    try (VectorSchemaRoot got = f.take(take, null)) {
-      for (int c = 0; c < source.getFieldVectors().size(); c++) {
-        for (int i = 0; i < take.length; i++) {
-          assertThat(text(got.getVector(c).getObject(i)))
-              .as(what + ": take of row " + take[i] + ", column " + c)
-              .isEqualTo(text(source.getVector(c).getObject((int) take[i])));
-        }
-      }
-    }
-    int at = 0;
-    var cursor = f.scan(null, 1 + r.nextInt(200));
-    VectorSchemaRoot batch;
-    while ((batch = cursor.next()) != null) {
-      try (VectorSchemaRoot b = batch) {
-        for (int i = 0; i < b.getRowCount(); i++, at++) {
-          for (int c = 0; c < source.getFieldVectors().size(); c++) {
-            assertThat(text(b.getVector(c).getObject(i)))
-                .as(what + ": scan row " + at + ", column " + c)
-                .isEqualTo(text(source.getVector(c).getObject(at)));
-          }
-        }
-      }
-    }
-    assertThat(at).as(what).isEqualTo(rows);
-  }
-
-  private static String text(Object o) {
-    return GoldenFilesTest.format(o);
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Round trips
 
@@ -376,8 +338,8 @@ class PackedListsTest {
               .isZero();
           packedRecords += ca[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED];
           assertThat(on.length).as(what).isLessThanOrEqualTo(off.length);
-          assertSameRows(what + " packed", a, source, r);
-          assertSameRows(what + " plain", b, source, r);
+          SameRows.assertSameRows(what + " packed", a, source, r, 300, 200);
+          SameRows.assertSameRows(what + " plain", b, source, r, 300, 200);
         }
       }
     }
@@ -441,12 +403,12 @@ class PackedListsTest {
           int row = r.nextInt(300);
           f.stats().reset();
           try (VectorSchemaRoot got = f.take(new long[] {row}, null)) {
-            assertThat(text(got.getVector(0).getObject(0)))
+            assertThat(SameRows.text(got.getVector(0).getObject(0)))
                 .as(where)
-                .isEqualTo(text(source.getVector(0).getObject(row)));
-            assertThat(text(got.getVector(1).getObject(0)))
+                .isEqualTo(SameRows.text(source.getVector(0).getObject(row)));
+            assertThat(SameRows.text(got.getVector(1).getObject(0)))
                 .as(where)
-                .isEqualTo(text(source.getVector(1).getObject(row)));
+                .isEqualTo(SameRows.text(source.getVector(1).getObject(row)));
           }
           int p = 0;
           while (f.pages(0).get(p).firstRow() + f.pages(0).get(p).rowCount() <= row) {
@@ -516,7 +478,7 @@ class PackedListsTest {
         assertThat(on.pages(0).get(0).layout()).isEqualTo(ColumnLayout.LAYOUT_ZIP_VAR);
         // 600 items of a constant step: count, first, base delta, width 0 — 6 bytes a row.
         assertThat(on.pages(0).get(0).byteLength()).isEqualTo(40L * 6);
-        assertSameRows("steps", on, root, new SplittableRandom(1));
+        SameRows.assertSameRows("steps", on, root, new SplittableRandom(1), 300, 200);
       }
     }
   }

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -142,32 +141,7 @@ class SplitRecordsTest {
         // plain form. (The file need not be smaller: with small pages, 4 KiB alignment can eat
         // the gain while ZIP_VAR adds an index to the column block.)
         assertThat(dataBytes(a)).as(what + ": page bytes").isLessThan(dataBytes(b));
-        long[] take = new long[2 * rows];
-        for (int i = 0; i < take.length; i++) {
-          take[i] = r.nextInt(rows);
-        }
-        try (VectorSchemaRoot got = a.take(take, null)) {
-          FieldVector want = source.getVector(0);
-          FieldVector v = got.getVector(0);
-          for (int i = 0; i < take.length; i++) {
-            assertThat(v.getObject(i))
-                .as(what + ": take of row " + take[i])
-                .isEqualTo(want.getObject((int) take[i]));
-          }
-        }
-        int at = 0;
-        var cursor = a.scan(null, 1 + r.nextInt(50));
-        VectorSchemaRoot batch;
-        while ((batch = cursor.next()) != null) {
-          try (VectorSchemaRoot bt = batch) {
-            for (int i = 0; i < bt.getRowCount(); i++, at++) {
-              assertThat(bt.getVector(0).getObject(i))
-                  .as(what + ": scan row " + at)
-                  .isEqualTo(source.getVector(0).getObject(at));
-            }
-          }
-        }
-        assertThat(at).as(what).isEqualTo(rows);
+        SameRows.assertSameRows(what, a, source, r, Integer.MAX_VALUE, 50);
       }
     }
   }
