@@ -208,7 +208,7 @@ public final class LoadCommand implements Callable<Integer> {
       }
       long wall = System.nanoTime() - start;
       progress.done();
-      report(s, o, done, rowBytes, wall);
+      report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch);
     }
     return 0;
   }
@@ -265,7 +265,13 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   private void report(
-      Sampler s, LoaderOptions o, List<LoaderMetrics> epochs, long rowBytes, long wallNanos) {
+      Sampler s,
+      LoaderOptions o,
+      List<LoaderMetrics> epochs,
+      long rowBytes,
+      long wallNanos,
+      long epochRows,
+      long epochBatches) {
     long rows = 0;
     long bytes = 0;
     long reads = 0;
@@ -292,7 +298,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
     int m = o.rankBatchRows();
     double seconds = runNanos / 1e9;
-    double model = modelPi2(s, o.globalBatchRows());
+    double model = modelPi2(s, o.globalBatchRows(), epochRows, epochBatches);
     ObjectNode r = Json.MAPPER.createObjectNode();
     r.put("sampler", s.describe());
     r.put("globalBatch", o.globalBatchRows());
@@ -376,7 +382,7 @@ public final class LoadCommand implements Callable<Integer> {
    * π₂ the model predicts for a batch of this rank, NaN where there is no closed form (true random
    * and sequential; a balanced sampler with a class too small for a window).
    */
-  private double modelPi2(Sampler s, int globalBatch) {
+  private double modelPi2(Sampler s, int globalBatch, long epochRows, long epochBatches) {
     if (s instanceof WeightedBlocks w) {
       double sum = 0;
       for (long e = 0; e < epochs; e++) {
@@ -394,7 +400,8 @@ public final class LoadCommand implements Callable<Integer> {
       int spread = (int) Math.floor(b.blockRows() * b.jitter());
       return b.deal() && b.blockRows() + spread <= b.fetchBatches()
           ? 0
-          : DiversityModel.pi2(b.blockRows(), spread, globalBatch, b.fetchBatches());
+          : DiversityModel.pi2Epoch(
+              b.blockRows(), spread, globalBatch, b.fetchBatches(), epochRows, epochBatches);
     }
     if (s instanceof RollingPool p) {
       int spread = (int) Math.floor(p.blockRows() * p.jitter());

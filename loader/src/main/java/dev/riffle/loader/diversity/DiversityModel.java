@@ -43,6 +43,32 @@ public final class DiversityModel {
     return Math.min(1.0, Math.max(0, pairs / (window * (window - 1))));
   }
 
+  /**
+   * π₂ of a whole epoch of {@code epochRows} rows in {@code epochBatches} batches. Windows of F =
+   * m·f rows take the epoch's rows in order, so an epoch that is not a multiple of F ends in a
+   * window of r = epochRows mod F rows whose batches share blocks more often (about (b−1)/(r−1));
+   * batches are weighted equally, as {@link BatchDiversity#pi2()} weights batches of m rows. For a
+   * 20,000-row epoch with b = 16, f = 256, m = 64 this is 0.00150 against 0.00092 for full windows.
+   */
+  public static double pi2Epoch(
+      int blockRows,
+      int blockSpread,
+      int batchRows,
+      long fetchBatches,
+      long epochRows,
+      long epochBatches) {
+    double full = pi2(blockRows, blockSpread, batchRows, fetchBatches);
+    long window = (long) batchRows * fetchBatches;
+    long fullBatches = Math.min(epochBatches, epochRows / window * fetchBatches);
+    long tailBatches = epochBatches - fullBatches;
+    long tailRows = epochRows % window;
+    if (tailBatches <= 0 || tailRows == 0) {
+      return full;
+    }
+    double tail = pi2(blockRows, blockSpread, 1, tailRows);
+    return (fullBatches * full + tailBatches * tail) / epochBatches;
+  }
+
   /** E[L^k] for L uniform over the integers b−s..b+s. */
   static double lengthMoment(int b, int s, int k) {
     double sum = 0;

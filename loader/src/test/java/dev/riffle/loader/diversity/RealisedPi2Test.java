@@ -56,6 +56,32 @@ class RealisedPi2Test {
   }
 
   @Test
+  void anEpochEndingInAPartialWindowMatchesTheEpochModel() {
+    long seed = Seeds.seed();
+    String again =
+        Seeds.reproduce(
+            "loader",
+            RealisedPi2Test.class,
+            "anEpochEndingInAPartialWindowMatchesTheEpochModel",
+            seed);
+    // The demo's shape: 20,000 rows, windows of 16,384, a last window of 3,616 rows.
+    int b = 16;
+    int f = 256;
+    int m = 64;
+    long n = 20_000;
+    long perEpoch = n / m;
+    double full = DiversityModel.pi2(b, m, f);
+    double epoch = DiversityModel.pi2Epoch(b, 0, m, f, n, perEpoch);
+    assertThat(epoch).isGreaterThan(full * 1.4);
+    BatchDiversity d = measure(BlockShuffle.of(b, f), n, m, seed, 200 * perEpoch);
+    assertThat(d.pi2())
+        .as(again + " epoch model %.5f, full windows %.5f", epoch, full)
+        .isCloseTo(epoch, org.assertj.core.data.Percentage.withPercentage(5));
+    // Whole windows only: the epoch model is the window model.
+    assertThat(DiversityModel.pi2Epoch(b, 0, m, f, 4 * 16_384, 4 * 256)).isEqualTo(full);
+  }
+
+  @Test
   void jitteredBlocksPi2WithinFivePercentOfTheJitterModel() {
     long seed = Seeds.seed();
     String again =
