@@ -285,12 +285,15 @@ public final class LoadCompare {
       String kind = s.describe().substring(0, s.describe().indexOf('('));
       if (s instanceof BlockShuffle bs) {
         kind = "block";
+        long n = view.rowCount();
         model =
-            DiversityModel.pi2(
+            DiversityModel.pi2Epoch(
                 bs.blockRows(),
                 (int) Math.floor(bs.blockRows() * bs.jitter()),
                 o.batch(),
-                bs.fetchBatches());
+                bs.fetchBatches(),
+                n,
+                (n + o.batch() - 1) / o.batch());
       }
       return new Result(
           s.describe() + (cold ? ", cold" : "") + (o.direct() ? ", O_DIRECT" : ""),
