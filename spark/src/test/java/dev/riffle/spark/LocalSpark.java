@@ -1,5 +1,7 @@
 package dev.riffle.spark;
 
+import org.apache.spark.SparkExecutorInfo;
+import org.apache.spark.SparkStatusTracker;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -30,5 +32,25 @@ final class LocalSpark {
       Runtime.getRuntime().addShutdownHook(new Thread(s::stop));
     }
     return session;
+  }
+
+  /**
+   * Waits (up to 30 s) until no stage is active and no task runs on any executor: tasks of a failed
+   * job are killed, and a killed task still runs its abort, or its commit, after its stage has
+   * ended. Returns whether Spark went idle.
+   */
+  static boolean awaitIdle(SparkSession spark) throws InterruptedException {
+    for (int i = 0; i < 300; i++) {
+      SparkStatusTracker t = spark.sparkContext().statusTracker();
+      boolean running = t.getActiveStageIds().length > 0;
+      for (SparkExecutorInfo e : t.getExecutorInfos()) {
+        running |= e.numRunningTasks() > 0;
+      }
+      if (!running) {
+        return true;
+      }
+      Thread.sleep(100);
+    }
+    return false;
   }
 }
