@@ -31,7 +31,7 @@ final class ArrowIpcPeer implements Peer {
   }
 
   static int batchRows(String type) {
-    return (int) Math.max(1, Math.min(1 << 20, BATCH_BYTES / Lance8.ROW_BYTES.get(type)));
+    return (int) Math.max(1, Math.min(1 << 20, BATCH_BYTES / Types.rowBytes(type)));
   }
 
   @Override
@@ -100,7 +100,7 @@ final class ArrowIpcPeer implements Peer {
           }
           int i = (int) (rows[o] - (long) b * batchRows);
           if (digests) {
-            out[o] = Fingerprint.of(type, root.getVector(0), i);
+            out[o] = Fingerprint.of(type, root, i);
           }
         }
         return out;
@@ -114,8 +114,9 @@ final class ArrowIpcPeer implements Peer {
     };
   }
 
+  /** Arrow Java loads a record batch whole, so a one-column scan reads every column too. */
   @Override
-  public long scan() throws IOException {
+  public long scan(String column) throws IOException {
     long n = 0;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
         ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {

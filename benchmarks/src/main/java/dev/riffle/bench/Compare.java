@@ -28,16 +28,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The end-to-end comparison: generates the lance8 types, writes each as Riffle, Parquet-MR
- * (default, tuned for random access, default+zstd for size) and Arrow IPC from the same batches,
- * then measures in one run random takes (256 random rows, concurrency 1 and 16 by default, page
- * cache dropped first when root, and warm) and full scans, beside fio's 4 KiB random-read and 1 MiB
- * sequential-read limits. Writes Markdown, JSON and a PNG chart.
+ * The end-to-end comparison: generates the lance8 types and the ML shapes {@code sparse} and {@code
+ * vectors} ({@link Types}), writes each as Riffle, Parquet-MR (default, tuned for random access,
+ * default+zstd for size) and Arrow IPC from the same batches, then measures in one run random takes
+ * (256 random rows, concurrency 1 and 16 by default, page cache dropped first when root, and warm)
+ * and full scans (of every column, and of the label column alone where a type has several), beside
+ * fio's 4 KiB random-read and 1 MiB sequential-read limits. Writes Markdown, JSON and a PNG chart.
  *
  * <pre>
  * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out benchmarks/results]
- *     [--types u64,str16,...] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
+ *     [--types u64,str16,...,sparse,vectors] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
  *     [--concurrency 1,16] [--take 256] [--seconds 2] [--cache cold,warm] [--no-fio] [--seed 1]
  *     [--name compare-DATE] [--split-floats] [--pack-lists]
  * </pre>
@@ -54,7 +55,7 @@ public final class Compare {
 
   Path dir = Path.of("/tmp/riffle-bench");
   Path out = Path.of("benchmarks/results");
-  List<String> types = Lance8.TYPES;
+  List<String> types = Types.ALL;
   long narrowRows = 10_000_000L;
   long wideMib = 256;
   Map<String, Long> rowsOverride = new LinkedHashMap<>();
@@ -143,7 +144,7 @@ public final class Compare {
       }
     }
     for (String t : types) {
-      Lance8.field(t);
+      Types.schema(t);
     }
   }
 
@@ -160,10 +161,10 @@ public final class Compare {
     if (r != null) {
       return r;
     }
-    if (Lance8.narrow(type)) {
+    if (Types.narrow(type)) {
       return narrowRows;
     }
-    return Math.max(64, (wideMib << 20) / Lance8.ROW_BYTES.get(type));
+    return Math.max(64, (wideMib << 20) / Types.rowBytes(type));
   }
 
   void run() throws Exception {
@@ -248,9 +249,15 @@ public final class Compare {
           continue;
         }
         try (Peer peer = open(format, type, 1, allocator)) {
-          Map<String, Object> r = measureScan(peer, type, n, cache);
+          Map<String, Object> r = measureScan(peer, type, n, cache, null);
           results.add(r);
           log(summary(r));
+          String label = Types.labelColumn(type);
+          if (label != null) {
+            r = measureScan(peer, type, n, cache, label);
+            results.add(r);
+            log(summary(r));
+          }
         }
       }
     }
@@ -348,7 +355,8 @@ public final class Compare {
     return idx;
   }
 
-  Map<String, Object> measureScan(Peer peer, String type, long rows, String cache)
+  /** A full scan of every column ({@code column} null, op "scan") or of one (op "scan_column"). */
+  Map<String, Object> measureScan(Peer peer, String type, long rows, String cache, String column)
       throws Exception {
     if (cache.equals("warm")) {
       warm(peer.file());
@@ -359,13 +367,16 @@ public final class Compare {
     long[] before = stats == null ? null : counters(stats);
     ProcIo io0 = ProcIo.now();
     long start = System.nanoTime();
-    long got = peer.scan();
+    long got = peer.scan(column);
     double elapsed = (System.nanoTime() - start) / 1e9;
     ProcIo io = ProcIo.now().minus(io0);
     if (got != rows) {
       throw new IOException(peer.format() + " scanned " + got + " of " + rows + " rows");
     }
-    Map<String, Object> r = base("scan", type, peer, cache);
+    Map<String, Object> r = base(column == null ? "scan" : "scan_column", type, peer, cache);
+    if (column != null) {
+      r.put("column", column);
+    }
     r.put("concurrency", 1);
     r.put("threads", 1);
     r.put("rows", got);
@@ -409,7 +420,7 @@ public final class Compare {
   static String summary(Map<String, Object> r) {
     return String.format(
         Locale.ROOT,
-        "%-5s %-9s %-14s %-4s c=%-3s %,12.0f rows/s  disk %,10.0f B/row  syscr %.2f/row%s",
+        "%-11s %-9s %-14s %-4s c=%-3s %,12.0f rows/s  disk %,10.0f B/row  syscr %.2f/row%s",
         r.get("op"),
         r.get("type"),
         r.get("format"),

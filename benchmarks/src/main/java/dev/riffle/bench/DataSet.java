@@ -9,11 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Writes one lance8 type in every format from the same generated Arrow batches. */
+/** Writes one {@link Types} type in every format from the same generated Arrow batches. */
 final class DataSet {
   static final List<String> PARQUET_VARIANTS = List.of("parquet", "parquet-tuned", "parquet-zstd");
 
@@ -51,7 +50,7 @@ final class DataSet {
     if (missing.isEmpty()) {
       return;
     }
-    Schema schema = new Schema(List.of(Lance8.field(type)));
+    Schema schema = Types.schema(type);
     int batch = ArrowIpcPeer.batchRows(type);
     SplittableRandom rng = new SplittableRandom(seed * 31 + type.hashCode());
     List<AutoCloseable> open = new ArrayList<>();
@@ -63,7 +62,7 @@ final class DataSet {
       for (String f : missing) {
         Path target = file(dir, type, rows, f);
         if (f.equals("riffle")) {
-          riffle = FileWriter.create(target, schema, riffleOptions);
+          riffle = FileWriter.create(target, schema, Types.riffleOptions(type, riffleOptions));
           open.add(riffle);
         } else if (f.equals("arrow-ipc")) {
           Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
@@ -81,9 +80,7 @@ final class DataSet {
       for (long at = 0; at < rows; at += batch) {
         int n = (int) Math.min(batch, rows - at);
         root.allocateNew();
-        FieldVector v = root.getVector(0);
-        Lance8.fill(type, v, n, rng);
-        root.setRowCount(n);
+        Types.fill(type, root, at, n, rows, rng);
         if (riffle != null) {
           riffle.write(root);
         }
@@ -91,7 +88,7 @@ final class DataSet {
           arrow.writeBatch();
         }
         for (ParquetPeer.Writer w : parquet) {
-          w.write(v, n);
+          w.write(root, n);
         }
       }
       if (riffle != null) {

@@ -4,14 +4,18 @@ import java.util.List;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.parquet.example.data.Group;
 
 /**
- * A 64-bit digest of one row's value, computed the same way from an Arrow vector and from a
- * Parquet-MR {@link Group}, so that the formats' takes can be compared without keeping values.
+ * A 64-bit digest of one row, computed the same way from an Arrow batch and from a Parquet-MR
+ * {@link Group}, so that the formats' takes can be compared without keeping values. A column's
+ * value kind is its lance8 type name, {@code i32}, {@code float}, or a list of one ({@code
+ * list_i32}, {@code list_f32}, ...).
  */
 final class Fingerprint {
   private static final long NULL = 0x9E3779B97F4A7C15L;
@@ -31,9 +35,14 @@ final class Fingerprint {
     return h;
   }
 
-  /** The digest of row {@code i} of a lance8 column. */
-  static long of(String type, FieldVector v, int i) {
-    return arrow(type, v, i, 17);
+  /** The digest of row {@code i} of a batch of {@code type} (every column, in order). */
+  static long of(String type, VectorSchemaRoot root, int i) {
+    List<String> kinds = Types.kinds(type);
+    long h = 17;
+    for (int f = 0; f < kinds.size(); f++) {
+      h = arrow(kinds.get(f), root.getVector(f), i, h);
+    }
+    return h;
   }
 
   private static long arrow(String type, FieldVector v, int i, long h) {
@@ -45,6 +54,10 @@ final class Fingerprint {
       case "str":
       case "bin":
         return bytes(h, ((BaseVariableWidthVector) v).get(i));
+      case "i32":
+        return mix(h, ((IntVector) v).get(i));
+      case "float":
+        return mix(h, Float.floatToRawIntBits(((Float4Vector) v).get(i)));
       case "vec768":
         {
           FixedSizeListVector f = (FixedSizeListVector) v;
@@ -62,7 +75,7 @@ final class Fingerprint {
           int s = l.getElementStartIndex(i);
           int e = l.getElementEndIndex(i);
           h = mix(h, e - s);
-          String item = itemType(type);
+          String item = itemKind(type);
           for (int k = s; k < e; k++) {
             h = arrow(item, l.getDataVector(), k, h);
           }
@@ -71,10 +84,15 @@ final class Fingerprint {
     }
   }
 
-  private static String itemType(String listType) {
-    switch (listType) {
+  /** The value kind of a list kind's items. */
+  static String itemKind(String listKind) {
+    switch (listKind) {
       case "list_u64":
         return "u64";
+      case "list_i32":
+        return "i32";
+      case "list_f32":
+        return "float";
       case "list_str":
         return "str";
       case "list_vec":
@@ -82,13 +100,18 @@ final class Fingerprint {
       case "list_bin":
         return "bin";
       default:
-        throw new IllegalArgumentException(listType);
+        throw new IllegalArgumentException(listKind);
     }
   }
 
-  /** The digest of a lance8 row read by Parquet-MR (field 0 of the record). */
+  /** The digest of a row of {@code type} read by Parquet-MR (every field, in order). */
   static long of(String type, Group g) {
-    return parquet(type, g, 0, 0, 17);
+    List<String> kinds = Types.kinds(type);
+    long h = 17;
+    for (int f = 0; f < kinds.size(); f++) {
+      h = parquet(kinds.get(f), g, f, 0, h);
+    }
+    return h;
   }
 
   private static long parquet(String type, Group g, int field, int index, long h) {
@@ -102,6 +125,8 @@ final class Fingerprint {
       case "str":
       case "bin":
         return bytes(h, g.getBinary(field, index).getBytes());
+      case "i32":
+        return mix(h, g.getInteger(field, index));
       case "float":
         return mix(h, Float.floatToRawIntBits(g.getFloat(field, index)));
       default:
@@ -116,16 +141,12 @@ final class Fingerprint {
             }
             return h;
           }
-          String item = itemType(type);
+          String item = itemKind(type);
           for (int k = 0; k < n; k++) {
             h = parquet(item, list.getGroup(0, k), 0, 0, h);
           }
           return h;
         }
     }
-  }
-
-  static List<String> types() {
-    return Lance8.TYPES;
   }
 }

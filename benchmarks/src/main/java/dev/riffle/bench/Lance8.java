@@ -149,7 +149,7 @@ final class Lance8 {
     v.setValueCount(count);
   }
 
-  private static void fillVector(FixedSizeListVector v, int index, SplittableRandom rng) {
+  static void fillVector(FixedSizeListVector v, int index, SplittableRandom rng) {
     Float4Vector data = (Float4Vector) v.getDataVector();
     int start = v.startNewValue(index);
     for (int j = 0; j < DIM; j++) {

@@ -5,11 +5,12 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.hadoop.conf.Configuration;
@@ -61,36 +62,42 @@ final class ParquetPeer implements Peer {
   }
 
   static MessageType schema(String type) {
-    String f;
-    switch (type) {
-      case "u64":
-        f = "optional int64 u64 (INTEGER(64,false));";
-        break;
-      case "str16":
-        f = "required binary str16 (STRING);";
-        break;
-      case "bin20k":
-        f = "required binary bin20k;";
-        break;
-      case "list_u64":
-        f = list("list_u64", "required int64 element (INTEGER(64,false));");
-        break;
-      case "list_str":
-        f = list("list_str", "required binary element (STRING);");
-        break;
-      case "vec768":
-        f = list("vec768", "required float element;");
-        break;
-      case "list_vec":
-        f = list("list_vec", list("element", "required float element;"));
-        break;
-      case "list_bin":
-        f = list("list_bin", "required binary element;");
-        break;
-      default:
-        throw new IllegalArgumentException(type);
+    List<String> kinds = Types.kinds(type);
+    List<org.apache.arrow.vector.types.pojo.Field> fields = Types.schema(type).getFields();
+    StringBuilder m = new StringBuilder("message m { ");
+    for (int f = 0; f < kinds.size(); f++) {
+      m.append(field(kinds.get(f), fields.get(f).getName())).append(' ');
     }
-    return MessageTypeParser.parseMessageType("message m { " + f + " }");
+    return MessageTypeParser.parseMessageType(m.append('}').toString());
+  }
+
+  /** The Parquet field of a column of value kind {@code kind} (see {@link Fingerprint}). */
+  private static String field(String kind, String name) {
+    switch (kind) {
+      case "u64":
+        return "optional int64 " + name + " (INTEGER(64,false));";
+      case "str16":
+        return "required binary " + name + " (STRING);";
+      case "bin20k":
+        return "required binary " + name + ";";
+      case "i32":
+        return "required int32 " + name + ";";
+      case "list_u64":
+        return list(name, "required int64 element (INTEGER(64,false));");
+      case "list_str":
+        return list(name, "required binary element (STRING);");
+      case "list_i32":
+        return list(name, "required int32 element;");
+      case "list_f32":
+      case "vec768":
+        return list(name, "required float element;");
+      case "list_vec":
+        return list(name, list("element", "required float element;"));
+      case "list_bin":
+        return list(name, "required binary element;");
+      default:
+        throw new IllegalArgumentException(kind);
+    }
   }
 
   private static String list(String name, String element) {
@@ -109,7 +116,7 @@ final class ParquetPeer implements Peer {
 
   // ---------------------------------------------------------------------------------- writing
 
-  /** Writes rows of Arrow vectors; {@link #write} sets the vector of the current batch. */
+  /** Writes rows of Arrow batches; {@link #write} sets the batch. */
   static final class Writer implements AutoCloseable {
     private final ArrowWriteSupport support;
     private final ParquetWriter<Integer> writer;
@@ -138,8 +145,8 @@ final class ParquetPeer implements Peer {
       writer = b.build();
     }
 
-    void write(FieldVector v, int count) throws IOException {
-      support.vector = v;
+    void write(VectorSchemaRoot root, int count) throws IOException {
+      support.root = root;
       for (int i = 0; i < count; i++) {
         writer.write(i);
       }
@@ -172,13 +179,13 @@ final class ParquetPeer implements Peer {
 
   /** Streams row i of an Arrow vector into Parquet's record consumer (no Group objects). */
   private static final class ArrowWriteSupport extends WriteSupport<Integer> {
-    private final String type;
+    private final List<String> kinds;
     private final MessageType schema;
     private RecordConsumer out;
-    FieldVector vector;
+    VectorSchemaRoot root;
 
     ArrowWriteSupport(String type, MessageType schema) {
-      this.type = type;
+      this.kinds = Types.kinds(type);
       this.schema = schema;
     }
 
@@ -195,10 +202,14 @@ final class ParquetPeer implements Peer {
     @Override
     public void write(Integer row) {
       out.startMessage();
-      if (!vector.isNull(row)) {
-        out.startField(type, 0);
-        value(type, vector, row);
-        out.endField(type, 0);
+      for (int f = 0; f < kinds.size(); f++) {
+        FieldVector vector = root.getVector(f);
+        if (!vector.isNull(row)) {
+          String name = schema.getFieldName(f);
+          out.startField(name, f);
+          value(kinds.get(f), vector, row);
+          out.endField(name, f);
+        }
       }
       out.endMessage();
     }
@@ -213,6 +224,12 @@ final class ParquetPeer implements Peer {
         case "str":
         case "bin":
           out.addBinary(Binary.fromConstantByteArray(((BaseVariableWidthVector) v).get(i)));
+          return;
+        case "i32":
+          out.addInteger(((IntVector) v).get(i));
+          return;
+        case "float":
+          out.addFloat(((Float4Vector) v).get(i));
           return;
         case "vec768":
           {
@@ -237,17 +254,7 @@ final class ParquetPeer implements Peer {
             ListVector l = (ListVector) v;
             int s = l.getElementStartIndex(i);
             int e = l.getElementEndIndex(i);
-            String item =
-                Map.of(
-                        "list_u64",
-                        "u64",
-                        "list_str",
-                        "str",
-                        "list_vec",
-                        "vec768",
-                        "list_bin",
-                        "bin")
-                    .get(t);
+            String item = Fingerprint.itemKind(t);
             out.startGroup();
             if (e > s) {
               out.startField("list", 0);
@@ -284,12 +291,16 @@ final class ParquetPeer implements Peer {
       firstRow[g + 1] = firstRow[g] + groups.get(g).getRowCount();
       // Load and cache the page index (the "warm search cache" of the paper's protocol).
       reader.getColumnIndexStore(g);
-      OffsetIndex oi = reader.readOffsetIndex(groups.get(g).getColumns().get(0));
-      pageFirstRow[g] = new long[oi.getPageCount() + 1];
-      for (int k = 0; k < oi.getPageCount(); k++) {
-        pageFirstRow[g][k] = oi.getFirstRowIndex(k);
+      // Page starts of every column together: rows between two of them share a page in each.
+      java.util.TreeSet<Long> starts = new java.util.TreeSet<>();
+      for (var column : groups.get(g).getColumns()) {
+        OffsetIndex oi = reader.readOffsetIndex(column);
+        for (int k = 0; k < oi.getPageCount(); k++) {
+          starts.add(oi.getFirstRowIndex(k));
+        }
       }
-      pageFirstRow[g][oi.getPageCount()] = groups.get(g).getRowCount();
+      starts.add(groups.get(g).getRowCount());
+      pageFirstRow[g] = starts.stream().mapToLong(Long::longValue).toArray();
     }
     MessageColumnIO io = new ColumnIOFactory().getColumnIO(schema);
     return new Taker() {
@@ -308,8 +319,9 @@ final class ParquetPeer implements Peer {
         while (at < u) {
           int g = Arrays.binarySearch(firstRow, sorted[at]);
           g = g >= 0 ? g : -g - 2;
-          // One call per page: parquet-mr 1.18.1 returns wrong rows for repeated columns when
-          // one filtered read skips pages between selected rows (seen in CompareTest).
+          // One call per page (of every column): parquet-mr 1.18.1 returns wrong rows for
+          // repeated columns when one filtered read skips pages between selected rows (seen in
+          // CompareTest).
           long rel = sorted[at] - firstRow[g];
           int page = Arrays.binarySearch(pageFirstRow[g], rel);
           page = page >= 0 ? page : -page - 2;
@@ -350,14 +362,16 @@ final class ParquetPeer implements Peer {
   }
 
   @Override
-  public long scan() throws IOException {
+  public long scan(String column) throws IOException {
     long n = 0;
+    MessageType read = column == null ? schema : new MessageType("m", schema.getType(column));
     try (ParquetFileReader reader = open()) {
-      MessageColumnIO io = new ColumnIOFactory().getColumnIO(schema);
+      reader.setRequestedSchema(read);
+      MessageColumnIO io = new ColumnIOFactory().getColumnIO(read);
       PageReadStore pages;
       while ((pages = reader.readNextRowGroup()) != null) {
         RecordReader<Group> rr =
-            io.getRecordReader(pages, new GroupRecordConverter(schema), FilterCompat.NOOP);
+            io.getRecordReader(pages, new GroupRecordConverter(read), FilterCompat.NOOP);
         for (long k = 0; k < pages.getRowCount(); k++) {
           rr.read();
           n++;

@@ -4,7 +4,7 @@ import dev.riffle.format.ReadStats;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** One format's files for one type, opened for takes and scans. */
+/** One format's file for one type, opened for takes and scans. */
 interface Peer extends AutoCloseable {
   /** Reads rows; one instance per calling thread. */
   interface Taker extends AutoCloseable {
@@ -25,8 +25,11 @@ interface Peer extends AutoCloseable {
   /** A taker with its metadata (footer, page index, search cache) loaded. */
   Taker taker() throws IOException;
 
-  /** Reads every row of the column; returns the row count. */
-  long scan() throws IOException;
+  /**
+   * Reads every row of one column ({@code column}), or of every column (null); returns the row
+   * count.
+   */
+  long scan(String column) throws IOException;
 
   /** The reader's own counters where it has them, else null. */
   default ReadStats stats() {

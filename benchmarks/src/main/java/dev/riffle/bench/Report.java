@@ -3,6 +3,7 @@ package dev.riffle.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +50,8 @@ final class Report {
 
   static String markdown(Compare c, ZonedDateTime started) {
     StringBuilder s = new StringBuilder();
-    s.append("# Riffle vs Parquet-MR vs Arrow IPC: random takes and scans (lance8)\n\n");
+    s.append(
+        "# Riffle vs Parquet-MR vs Arrow IPC: random takes and scans (lance8, sparse, vectors)\n\n");
     s.append("Date: ")
         .append(started.toLocalDate())
         .append(" (started ")
@@ -203,10 +205,45 @@ final class Report {
             .append(rr == null ? "–" : num((Double) rr.get("disk_bytes_per_row")))
             .append(" |\n");
       }
+      List<String> multi = new ArrayList<>();
+      for (String t : c.types) {
+        if (find(c, "scan_column", t, "riffle", cache, 1) != null) {
+          multi.add(t);
+        }
+      }
+      if (!multi.isEmpty()) {
+        s.append('\n');
+        s.append("One column of a multi-column file (its label), ")
+            .append(cache)
+            .append(", rows/s (Arrow IPC reads whole record batches):\n\n");
+        s.append(
+            "| type | column | riffle | parquet | parquet-tuned | arrow-ipc | riffle / parquet | riffle disk B/row |\n|---|---|---|---|---|---|---|---|\n");
+        for (String t : multi) {
+          Map<String, Object> rr = find(c, "scan_column", t, "riffle", cache, 1);
+          double r = rate(c, "scan_column", t, "riffle", cache, 1);
+          s.append("| ")
+              .append(t)
+              .append(" | ")
+              .append(rr.get("column"))
+              .append(" | ")
+              .append(num(r))
+              .append(" | ")
+              .append(num(rate(c, "scan_column", t, "parquet", cache, 1)))
+              .append(" | ")
+              .append(num(rate(c, "scan_column", t, "parquet-tuned", cache, 1)))
+              .append(" | ")
+              .append(num(rate(c, "scan_column", t, "arrow-ipc", cache, 1)))
+              .append(" | ")
+              .append(ratio(r, rate(c, "scan_column", t, "parquet", cache, 1)))
+              .append(" | ")
+              .append(num((Double) rr.get("disk_bytes_per_row")))
+              .append(" |\n");
+        }
+      }
       // All columns: the sum of the per-type scan times over the sum of rows is not one
       // multi-column scan; report seconds instead.
       s.append('\n');
-      s.append("All columns (the eight one-column files scanned one after another), seconds: ");
+      s.append("All types (the files above scanned one after another, every column), seconds: ");
       for (String f : List.of("riffle", "parquet", "parquet-tuned", "arrow-ipc")) {
         double sec = 0;
         boolean all = true;

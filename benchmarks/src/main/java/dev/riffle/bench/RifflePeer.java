@@ -58,7 +58,7 @@ final class RifflePeer implements Peer {
         }
         long[] out = new long[rows.length];
         for (int i = 0; i < rows.length; i++) {
-          out[i] = Fingerprint.of(type, root.getVector(0), i);
+          out[i] = Fingerprint.of(type, root, i);
         }
         return out;
       }
@@ -66,8 +66,8 @@ final class RifflePeer implements Peer {
   }
 
   @Override
-  public long scan() throws IOException {
-    ScanCursor c = reader.scan(List.of(type), Lance8.batchRows(type));
+  public long scan(String column) throws IOException {
+    ScanCursor c = reader.scan(column == null ? null : List.of(column), Types.batchRows(type));
     long n = 0;
     for (VectorSchemaRoot b = c.next(); b != null; b = c.next()) {
       n += b.getRowCount();

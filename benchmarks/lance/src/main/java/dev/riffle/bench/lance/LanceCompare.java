@@ -40,15 +40,17 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
 /**
  * The Lance peer of {@code dev.riffle.bench.Compare}, in its own module because lance-core pins
  * Arrow 15. It reads the Arrow IPC files Compare wrote ({@code TYPE-ROWS-arrow-ipc.arrow} in {@code
- * --dir}, one column named like the type), writes each once as a Lance dataset (lance-core
+ * --dir}: one column named like the type for lance8, several for {@code sparse} and {@code
+ * vectors}), writes each once as a Lance dataset (lance-core
  * defaults, mode OVERWRITE; reused when it holds the same number of rows), checks one take against
  * the IPC file, then measures with Compare's protocol: takes of {@code --take} uniformly random
  * rows (with replacement; the very same indices: thread t draws from {@code new
  * SplittableRandom(seed * 1_000_003L + t)}) for {@code --seconds}, C calling threads each with its
  * own {@code Dataset} handle, cold ({@code sync; echo 3 > /proc/sys/vm/drop_caches} after the
  * handles have loaded their metadata) and warm (dataset read once, then one take per thread), then
- * one full scan of the column. Rows per type default to those of the Riffle results JSON given with
- * {@code --riffle-json}, whose Riffle rows/s it sets beside Lance's as ratios.
+ * one full scan of every column (and one of the last, label, column where there are several).
+ * Rows per type default to those of the Riffle results JSON given with {@code --riffle-json},
+ * whose Riffle rows/s it sets beside Lance's as ratios.
  *
  * <pre>
  * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED \
@@ -61,7 +63,17 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
  */
 public final class LanceCompare {
   static final List<String> TYPES =
-      List.of("u64", "str16", "list_u64", "list_str", "vec768", "list_vec", "bin20k", "list_bin");
+      List.of(
+          "u64",
+          "str16",
+          "list_u64",
+          "list_str",
+          "vec768",
+          "list_vec",
+          "bin20k",
+          "list_bin",
+          "sparse",
+          "vectors");
 
   Path dir = Path.of("/tmp/riffle-bench");
   Path lanceDir;
@@ -83,6 +95,8 @@ public final class LanceCompare {
   final List<Map<String, Object>> results = new ArrayList<>();
   final Map<String, Long> rowCounts = new LinkedHashMap<>();
   final Map<String, Map<String, Object>> datasets = new LinkedHashMap<>();
+  /** Column names per type, from its IPC file: lance8 files have one, named like the type. */
+  final Map<String, List<String>> columns = new LinkedHashMap<>();
   final List<String> notes = new ArrayList<>();
   JsonNode riffle;
   boolean canDrop;
@@ -202,6 +216,8 @@ public final class LanceCompare {
                 (Long) d.get("bytes"),
                 (Integer) d.get("data_files"),
                 written ? String.format(Locale.ROOT, "written in %.1f s", writeS) : "reused"));
+        columns.put(type, columnNames(ipc, allocator));
+        d.put("columns", columns.get(type));
         d.put("verified_take", verify(ipc, ds, n, type, allocator));
       }
       for (String type : types) {
@@ -276,19 +292,18 @@ public final class LanceCompare {
       for (int i = 0; i < idx.length; i++) {
         int b = (int) (idx[i] / batchRows);
         reader.loadRecordBatch(blocks.get(b));
-        expected[i] = normalize(root.getVector(0).getObject((int) (idx[i] - (long) b * batchRows)));
+        expected[i] = row(root, (int) (idx[i] - (long) b * batchRows));
       }
     }
     int got = 0;
     int mismatches = 0;
     String firstMismatch = null;
     try (Dataset d = Dataset.open(ds.toString(), allocator);
-        ArrowReader r = d.take(boxed(idx), List.of(type))) {
+        ArrowReader r = d.take(boxed(idx), columns.get(type))) {
       while (r.loadNextBatch()) {
         VectorSchemaRoot root = r.getVectorSchemaRoot();
-        FieldVector v = root.getVector(type);
         for (int i = 0; i < root.getRowCount(); i++, got++) {
-          Object o = normalize(v.getObject(i));
+          Object o = row(root, i);
           if (got >= expected.length || !Objects.equals(o, expected[got])) {
             mismatches++;
             if (firstMismatch == null) {
@@ -317,6 +332,27 @@ public final class LanceCompare {
       notes.add(type + ": Lance's take did not match the IPC file: " + v);
     }
     return v;
+  }
+
+  /** The column names of the IPC file Compare wrote for a type, in order. */
+  static List<String> columnNames(Path ipc, BufferAllocator allocator) throws IOException {
+    try (FileChannel ch = FileChannel.open(ipc, StandardOpenOption.READ);
+        ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
+      List<String> names = new ArrayList<>();
+      for (FieldVector v : reader.getVectorSchemaRoot().getFieldVectors()) {
+        names.add(v.getName());
+      }
+      return names;
+    }
+  }
+
+  /** Row {@code i} of every column, comparable with {@link Objects#equals}. */
+  static List<Object> row(VectorSchemaRoot root, int i) {
+    List<Object> values = new ArrayList<>();
+    for (FieldVector v : root.getFieldVectors()) {
+      values.add(normalize(v.getObject(i)));
+    }
+    return values;
   }
 
   /** Arrow Java values as comparable objects (byte arrays compare by content). */
@@ -367,16 +403,23 @@ public final class LanceCompare {
         results.add(r);
         log(summary(r));
       }
-      Map<String, Object> r = measureScan(ds, type, n, cache, allocator);
+      Map<String, Object> r = measureScan(ds, type, n, cache, null, allocator);
       results.add(r);
       log(summary(r));
+      List<String> cols = columns.get(type);
+      if (cols.size() > 1) {
+        // The label column, last in Compare's multi-column types.
+        r = measureScan(ds, type, n, cache, cols.get(cols.size() - 1), allocator);
+        results.add(r);
+        log(summary(r));
+      }
     }
   }
 
   /** One take: all rows read back (and counted) so that Lance does the whole work. */
-  static long takeRows(Dataset d, List<Long> idx, String column) throws IOException {
+  static long takeRows(Dataset d, List<Long> idx, List<String> columns) throws IOException {
     long n = 0;
-    try (ArrowReader r = d.take(idx, List.of(column))) {
+    try (ArrowReader r = d.take(idx, columns)) {
       while (r.loadNextBatch()) {
         n += r.getVectorSchemaRoot().getRowCount();
       }
@@ -399,7 +442,7 @@ public final class LanceCompare {
       // metadata (it does so lazily, on the first take) as the other peers have at open; cold
       // then drops the page cache.
       for (Dataset d : handles) {
-        takeRows(d, boxed(indices(new SplittableRandom(-1), rows)), type);
+        takeRows(d, boxed(indices(new SplittableRandom(-1), rows)), columns.get(type));
       }
       if (cache.equals("cold")) {
         dropCaches();
@@ -420,7 +463,7 @@ public final class LanceCompare {
                   try {
                     do {
                       long[] idx = indices(rng, rows);
-                      long got = takeRows(d, boxed(idx), type);
+                      long got = takeRows(d, boxed(idx), columns.get(type));
                       if (got != idx.length) {
                         throw new IOException("take returned " + got + " of " + idx.length);
                       }
@@ -459,8 +502,14 @@ public final class LanceCompare {
     }
   }
 
+  /**
+   * A full scan of every column ({@code column} null, op "scan") or of one (op "scan_column", as
+   * Compare does for its multi-column types).
+   */
   Map<String, Object> measureScan(
-      Path ds, String type, long rows, String cache, BufferAllocator allocator) throws Exception {
+      Path ds, String type, long rows, String cache, String column, BufferAllocator allocator)
+      throws Exception {
+    List<String> read = column == null ? columns.get(type) : List.of(column);
     try (Dataset d = Dataset.open(ds.toString(), allocator)) {
       if (cache.equals("warm")) {
         warm(ds);
@@ -470,7 +519,7 @@ public final class LanceCompare {
       ProcIo io0 = ProcIo.now();
       long start = System.nanoTime();
       long got = 0;
-      try (LanceScanner s = d.newScan(new ScanOptions.Builder().columns(List.of(type)).build());
+      try (LanceScanner s = d.newScan(new ScanOptions.Builder().columns(read).build());
           ArrowReader r = s.scanBatches()) {
         while (r.loadNextBatch()) {
           got += r.getVectorSchemaRoot().getRowCount();
@@ -481,7 +530,10 @@ public final class LanceCompare {
       if (got != rows) {
         throw new IOException("lance scanned " + got + " of " + rows + " rows");
       }
-      Map<String, Object> r = base("scan", type, ds, cache);
+      Map<String, Object> r = base(column == null ? "scan" : "scan_column", type, ds, cache);
+      if (column != null) {
+        r.put("column", column);
+      }
       r.put("concurrency", 1);
       r.put("threads", 1);
       r.put("rows", got);
@@ -653,7 +705,7 @@ public final class LanceCompare {
 
   String markdown(ZonedDateTime started) throws IOException {
     StringBuilder s = new StringBuilder();
-    s.append("# Lance (lance-core 0.39.0) random takes and scans (lance8), beside Riffle\n\n");
+    s.append("# Lance (lance-core 0.39.0) random takes and scans (lance8, sparse, vectors), beside Riffle\n\n");
     s.append("Date: ")
         .append(started.toLocalDate())
         .append(" (started ")
