@@ -28,8 +28,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <p>POLICY is {@code default} (the cursor's own policy) or {@code READS:BYTES}, passed to {@link
  * ScanCursor#readAhead(int, long)} ({@code 4:1} is one page per read, four ahead: the policy before
- * reads were coalesced). The file name starts with the lance8 type, which sets the batch rows as in
- * {@link Compare}.
+ * reads were coalesced). The file name starts with the {@link Types} type, which sets the batch
+ * rows as in {@link Compare}.
  */
 public final class ScanSweep {
   private ScanSweep() {}
@@ -42,7 +42,7 @@ public final class ScanSweep {
     int rounds = Integer.parseInt(args[1]);
     Path file = Path.of(args[2]);
     String type = file.getFileName().toString().split("-")[0];
-    int batch = Lance8.batchRows(type);
+    int batch = Types.batchRows(type);
     if (cache.equals("cold") && !ProcIo.dropCaches()) {
       throw new IllegalStateException("cannot drop the page cache (not root?)");
     }
