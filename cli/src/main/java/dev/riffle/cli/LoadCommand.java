@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code riffle load URI[@v] --sampler block --block 16 --fetch 256 --batch 64 ...}: runs the
  * loader over a dataset as a training loop would (every batch is read, gathered and closed) and
- * reports throughput, reads, stall time, realised diversity against the model, and coverage.
+ * reports throughput, reads, stall time, realised diversity against the model, and coverage. A
+ * staged view ({@link StagedRun}) is pinned for the run and its coming reads published.
  */
 @Command(
     name = "load",
@@ -46,9 +48,18 @@ import picocli.CommandLine.Spec;
       "Run the minibatch loader over a dataset and report samples/s, bytes/s, reads, stall time,"
           + " realised pair collision π̂₂ (vs the model), m_eff/m, distinct blocks per batch,"
           + " label entropy and TV distance (with --label), and exactly-once coverage.",
-      "--batch is the global batch G; rank r of W gets G/W rows of each batch."
+      "--batch is the global batch G; rank r of W gets G/W rows of each batch.",
+      "A view staged by 'riffle stage' is pinned for the run (no stage evicts its files) and the"
+          + " files it reads next are published in its cache for 'riffle stage --policy"
+          + " furthest'."
     })
 public final class LoadCommand implements Callable<Integer> {
+  /**
+   * Called after each batch with the number of batches so far, for tests: they look at the cache
+   * mid-run. Does nothing in normal use.
+   */
+  static volatile LongConsumer afterBatch = n -> {};
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "URI[@VERSION]", description = "A dataset.")
@@ -148,7 +159,9 @@ public final class LoadCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
-    try (OpenedDataset opened = OpenedDataset.open(loc, "load", direct, memoryMb << 20)) {
+    // Pinned before the dataset is opened, and unpinned after it is closed.
+    try (StagedRun staged = StagedRun.pinIfStaged(loc);
+        OpenedDataset opened = OpenedDataset.open(loc, "load", direct, memoryMb << 20)) {
       Dataset d = opened.dataset();
       opened.checkColumns(columns);
       List<String> named = new ArrayList<>();
@@ -200,9 +213,17 @@ public final class LoadCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator();
           Loader loader = Loader.open(view, o, allocator)) {
         long n = 0;
-        for (VectorSchemaRoot b = loader.next(); b != null; b = loader.next()) {
+        while (true) {
+          if (staged != null) {
+            staged.follow(loader, d.manifest());
+          }
+          VectorSchemaRoot b = loader.next();
+          if (b == null) {
+            break;
+          }
           b.close();
           progress.update(++n);
+          afterBatch.accept(n);
         }
         done.addAll(loader.epochMetrics());
       }

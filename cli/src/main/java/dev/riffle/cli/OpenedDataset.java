@@ -1,7 +1,6 @@
 package dev.riffle.cli;
 
 import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.format.io.Storage;
 import dev.riffle.format.schema.RiffleSchema;
@@ -9,7 +8,6 @@ import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.lazy.LazyStorage;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -133,22 +131,11 @@ final class OpenedDataset implements AutoCloseable {
    * reports them).
    */
   SortedSet<Integer> filesOf(long[] rows) {
-    List<Manifest.DataFile> files = dataset.manifest().files();
-    long[] firstRows = files.stream().mapToLong(Manifest.DataFile::firstRow).toArray();
     SortedSet<Integer> touched = new TreeSet<>();
     for (long row : rows) {
-      if (row < 0 || row >= dataset.totalRows()) {
-        continue;
+      if (row >= 0 && row < dataset.totalRows()) {
+        touched.add(dataset.fileOf(row));
       }
-      int i = Arrays.binarySearch(firstRows, row);
-      if (i < 0) {
-        i = -i - 2;
-      }
-      // Empty files share their first row with the next file: the row is in the last of them.
-      while (i + 1 < firstRows.length && firstRows[i + 1] == row) {
-        i++;
-      }
-      touched.add(i);
     }
     return touched;
   }

@@ -2,7 +2,6 @@ package dev.riffle.cli;
 
 import dev.riffle.format.io.Storage;
 import dev.riffle.s3.stage.CacheLimit;
-import dev.riffle.s3.stage.NextUse;
 import dev.riffle.s3.stage.SnapshotStager;
 import dev.riffle.s3.stage.StageListener;
 import dev.riffle.s3.stage.StageOptions;
@@ -36,7 +35,8 @@ import picocli.CommandLine.Spec;
       "Interrupted stages resume without fetching verified files again; a view is usable only"
           + " once complete. Prints the view directory and what was done.",
       "With --limit, other blobs are evicted first (their views stop being complete until staged"
-          + " again); blobs of views in use by a running process are never evicted."
+          + " again); blobs of views in use by a running process (e.g. 'riffle load VIEW') are"
+          + " never evicted."
     })
 public final class StageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -87,7 +87,9 @@ public final class StageCommand implements Callable<Integer> {
       paramLabel = "lru|furthest",
       description =
           "Which blobs --limit evicts first: lru (least recently used, the default) or furthest"
-              + " (needed furthest in the future by a loader's plan; without a plan, as lru).")
+              + " (needed furthest in the future by the plans that running 'riffle load's of"
+              + " staged views publish in the cache: blobs no plan needs first, least recently"
+              + " used first among equals; with no plan, as lru).")
   String policy = "lru";
 
   @Option(
@@ -110,7 +112,7 @@ public final class StageCommand implements Callable<Integer> {
             .withThreads(threads)
             .withDirectWrites(!pageCache);
     if (limit != null) {
-      options = options.withCacheLimit(cacheLimit(parseBytes("--limit", limit), policy));
+      options = options.withCacheLimit(cacheLimit(parseBytes("--limit", limit), policy, cache));
     } else if (!"lru".equals(policy)) {
       throw new IllegalArgumentException("--policy needs --limit");
     }
@@ -225,10 +227,10 @@ public final class StageCommand implements Callable<Integer> {
     }
   }
 
-  static CacheLimit cacheLimit(long bytes, String policy) {
+  static CacheLimit cacheLimit(long bytes, String policy, Path cache) {
     return switch (policy.toLowerCase(Locale.ROOT)) {
       case "lru" -> CacheLimit.lru(bytes);
-      case "furthest" -> CacheLimit.furthestNextUse(bytes, NextUse.NONE);
+      case "furthest" -> CacheLimit.furthestByPlans(bytes, cache);
       default ->
           throw new IllegalArgumentException(
               "--policy must be lru or furthest, not '" + policy + "'");

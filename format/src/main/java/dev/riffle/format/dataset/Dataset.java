@@ -258,8 +258,11 @@ public final class Dataset implements AutoCloseable {
     }
   }
 
-  /** The file holding global row {@code row}. */
-  int fileOf(long row) {
+  /**
+   * The data file (index into {@link Manifest#files()}) holding global row {@code row}, which must
+   * be in [0, {@link #totalRows()}).
+   */
+  public int fileOf(long row) {
     int i = Arrays.binarySearch(firstRows, row);
     if (i >= 0) {
       // Empty files share a first row with the next one: take the last file starting there.

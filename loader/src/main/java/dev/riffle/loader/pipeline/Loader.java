@@ -72,6 +72,7 @@ public final class Loader implements AutoCloseable {
   private long[] lastRows = new long[0];
   private long statsBytes;
   private long statsReads;
+  private FileOrder fileOrder;
 
   /**
    * Most rows of one take: a fetch's rows are read in chunks of at most this many rows (and {@link
@@ -385,6 +386,20 @@ public final class Loader implements AutoCloseable {
   /** The plan of the epoch being handed out. */
   public EpochPlan plan() {
     return deliverPlan;
+  }
+
+  /**
+   * The data files (indices into the manifest's {@code files()}) this rank reads from the next
+   * batch, {@link #state()}, to the end of that epoch, in the order first read ({@link FileOrder}):
+   * e.g. to publish in a shared cache, so that its evictions keep what is read soonest.
+   */
+  public int[] upcomingFiles() {
+    LoaderState s = state();
+    EpochPlan p = s.epoch() == deliverPlan.epoch() ? deliverPlan : plan(s.epoch());
+    if (fileOrder == null) {
+      fileOrder = FileOrder.of(dataset, rowMap);
+    }
+    return fileOrder.upcoming(p, options.rank(), options.world(), s.batchCursor());
   }
 
   /** View positions of the last batch handed out (a copy). */

@@ -47,6 +47,22 @@ final class RowMap {
     return rowCount;
   }
 
+  /** Maximal runs of consecutive global rows in the view. */
+  int runCount() {
+    return runPosition.length;
+  }
+
+  /** The first global row of run {@code i}. */
+  long runFirstRow(int i) {
+    return runFirstRow[i];
+  }
+
+  /** Rows of run {@code i}. */
+  long runRows(int i) {
+    long end = i + 1 < runPosition.length ? runPosition[i + 1] : rowCount;
+    return end - runPosition[i];
+  }
+
   long globalRow(long position) {
     if (position < 0 || position >= rowCount) {
       throw new IndexOutOfBoundsException(

@@ -50,10 +50,14 @@ final class TestDatasets {
   /** Writes {@code rows} rows to {@code dir} in files of about {@code fileBytes}. */
   static LocalStorage write(Path dir, long rows, long fileBytes, BufferAllocator allocator)
       throws IOException {
+    return write(dir, rows, DatasetOptions.defaults().withTargetFileBytes(fileBytes), allocator);
+  }
+
+  /** Writes {@code rows} rows to {@code dir} with these options (e.g. rows per file). */
+  static LocalStorage write(Path dir, long rows, DatasetOptions options, BufferAllocator allocator)
+      throws IOException {
     LocalStorage storage = new LocalStorage(dir);
-    try (DatasetWriter w =
-        DatasetWriter.create(
-            storage, SCHEMA, null, DatasetOptions.defaults().withTargetFileBytes(fileBytes))) {
+    try (DatasetWriter w = DatasetWriter.create(storage, SCHEMA, null, options)) {
       int batch = 4096;
       for (long start = 0; start < rows; start += batch) {
         int n = (int) Math.min(batch, rows - start);

@@ -19,7 +19,8 @@ import java.util.Set;
 /**
  * Keeps a staging cache under a {@link CacheLimit} and above a free-space floor by deleting blobs,
  * least valuable first by the limit's {@link EvictionPolicy}. Blobs pinned by a live {@link
- * CacheLease} (open views, stages in progress) are never evicted.
+ * CacheLease} (open views, stages in progress) are never evicted. Each pass also deletes the leases
+ * and {@link CachePlan}s of dead processes.
  *
  * <p>A view must never be served partial, so evicting a blob first deletes the {@code COMPLETE}
  * marker of every view that links it (synced), then those links, then the blob; staging the version
@@ -134,6 +135,8 @@ public final class CacheEvictor {
         return Result.NONE;
       }
       Set<String> pinned = CacheLease.pinned(layout);
+      // Plans of dead processes go with their leases, whatever the policy.
+      OwnedFiles.live(layout.plansDir(), "*");
       List<BlobInfo> candidates = new ArrayList<>();
       long pinnedBytes = 0;
       for (BlobInfo b : all) {
@@ -182,12 +185,12 @@ public final class CacheEvictor {
     }
   }
 
-  private static Comparator<BlobInfo> order(CacheLimit limit) {
+  private static Comparator<BlobInfo> order(CacheLimit limit) throws IOException {
     Comparator<BlobInfo> lru = Comparator.comparingLong(b -> b.lastUseMillis);
     if (limit.policy() == EvictionPolicy.LRU) {
       return lru.thenComparing(b -> b.sha);
     }
-    NextUse next = limit.nextUse();
+    NextUse next = limit.nextUse().snapshot();
     Map<String, Long> memo = new HashMap<>();
     Comparator<BlobInfo> furthest =
         Comparator.comparingLong((BlobInfo b) -> memo.computeIfAbsent(b.sha, next::of)).reversed();

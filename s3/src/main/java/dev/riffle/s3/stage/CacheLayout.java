@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,8 @@ import java.util.regex.Pattern;
  * CACHE/tmp/&lt;sha256&gt;.&lt;pid&gt;.&lt;random&gt;.part        downloads in progress, unique per writer
  * CACHE/locks/&lt;key&gt;.lock                       OS file locks (single-flight per blob / view)
  * CACHE/leases/&lt;pid&gt;.&lt;random&gt;.lease            blobs in use by a live process: never evicted
+ * CACHE/plans/&lt;pid&gt;.&lt;random&gt;.plan              blobs a live process reads next, one SHA-256 a
+ *                                                line, soonest first (see {@link CachePlan})
  * </pre>
  *
  * {@code <id>} is the manifest's {@code datasetId} (or {@code uri-<hash>} of the dataset URI when
@@ -35,10 +38,12 @@ public final class CacheLayout {
   public static final String TMP_DIR = "tmp";
   public static final String LOCKS_DIR = "locks";
   public static final String LEASES_DIR = "leases";
+  public static final String PLANS_DIR = "plans";
   public static final String COMPLETE = "COMPLETE";
   public static final String PART_SUFFIX = ".part";
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern VERSION = Pattern.compile("[0-9]{1,18}");
   private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
   private final Path root;
@@ -48,7 +53,8 @@ public final class CacheLayout {
     Files.createDirectories(root);
     // The real path keys the in-JVM lock map, so two spellings of one cache share locks.
     this.root = root.toRealPath();
-    for (String d : new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR, LEASES_DIR}) {
+    for (String d :
+        new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR, LEASES_DIR, PLANS_DIR}) {
       Files.createDirectories(this.root.resolve(d));
     }
   }
@@ -63,6 +69,10 @@ public final class CacheLayout {
 
   public Path leasesDir() {
     return root.resolve(LEASES_DIR);
+  }
+
+  public Path plansDir() {
+    return root.resolve(PLANS_DIR);
   }
 
   public Path snapshotsDir() {
@@ -89,9 +99,39 @@ public final class CacheLayout {
     return blobsDir().resolve(sha256);
   }
 
+  /** Whether {@code s} is a blob name: a lower-case hex SHA-256. */
+  static boolean isSha256(String s) {
+    return SHA256.matcher(s).matches();
+  }
+
   /** The view directory of one snapshot version. */
   public Path view(String snapshotId, long version) {
     return root.resolve(SNAPSHOTS_DIR).resolve(snapshotId).resolve(Long.toString(version));
+  }
+
+  /**
+   * The cache holding a view, if {@code dir} is one: a {@code snapshots/<id>/<version>} directory
+   * (decimal version) of a directory that has {@code blobs/} and {@code leases/}. Complete or not;
+   * symbolic links are resolved first.
+   */
+  public static Optional<Path> cacheOf(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    Path real = dir.toRealPath();
+    Path snapshots = real.getParent() == null ? null : real.getParent().getParent();
+    if (snapshots == null
+        || snapshots.getParent() == null
+        || !SNAPSHOTS_DIR.equals(snapshots.getFileName().toString())
+        || !VERSION.matcher(real.getFileName().toString()).matches()) {
+      return Optional.empty();
+    }
+    Path root = snapshots.getParent();
+    if (!Files.isDirectory(root.resolve(BLOBS_DIR))
+        || !Files.isDirectory(root.resolve(LEASES_DIR))) {
+      return Optional.empty();
+    }
+    return Optional.of(root);
   }
 
   /** A fresh, unique temporary file name for downloading a blob (not created). */

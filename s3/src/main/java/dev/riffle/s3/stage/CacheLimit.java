@@ -1,5 +1,7 @@
 package dev.riffle.s3.stage;
 
+import java.nio.file.Path;
+
 /**
  * A size limit for a staging cache: the blobs ({@code blobs/}, counted in allocated blocks) may
  * take at most {@code maxBytes}; staging evicts blobs by {@code policy} to make room before it
@@ -9,8 +11,8 @@ package dev.riffle.s3.stage;
  *     the largest blob of any snapshot staged under it, so that a snapshot's blobs and the next
  *     one's can coexist without thrashing (staging fails fast otherwise)
  * @param policy which blobs go first
- * @param nextUse the plan for {@link EvictionPolicy#FURTHEST_NEXT_USE} ({@link NextUse#NONE} for
- *     LRU)
+ * @param nextUse the plan for {@link EvictionPolicy#FURTHEST_NEXT_USE} (e.g. {@link
+ *     NextUse#fromPlans}; {@link NextUse#NONE} for LRU)
  */
 public record CacheLimit(long maxBytes, EvictionPolicy policy, NextUse nextUse) {
   /** A limit must hold this many copies of the largest blob. */
@@ -36,5 +38,13 @@ public record CacheLimit(long maxBytes, EvictionPolicy policy, NextUse nextUse) 
   /** Blobs needed furthest in the future (or never) go first. */
   public static CacheLimit furthestNextUse(long maxBytes, NextUse nextUse) {
     return new CacheLimit(maxBytes, EvictionPolicy.FURTHEST_NEXT_USE, nextUse);
+  }
+
+  /**
+   * Blobs needed furthest in the future (or never) by the live {@link CachePlan}s of the cache at
+   * {@code cacheDir} go first.
+   */
+  public static CacheLimit furthestByPlans(long maxBytes, Path cacheDir) {
+    return furthestNextUse(maxBytes, NextUse.fromPlans(cacheDir));
   }
 }

@@ -6,9 +6,10 @@ public enum EvictionPolicy {
   LRU,
 
   /**
-   * Furthest next use first (Belady's choice), from the caller's {@link NextUse} (the loader knows
-   * its epoch plan, so it knows which files it reads when): blobs not in the plan go first, then
-   * those needed latest; ties are broken by {@link #LRU}.
+   * Furthest next use first (Belady's choice), from a {@link NextUse}: usually {@link
+   * NextUse#fromPlans}, the {@link CachePlan}s loaders publish from their epoch plans (a loader
+   * knows which files it reads when). Blobs no plan needs go first, then those needed latest; ties
+   * are broken by {@link #LRU}.
    */
   FURTHEST_NEXT_USE
 }

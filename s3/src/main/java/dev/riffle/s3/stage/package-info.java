@@ -5,7 +5,8 @@
  * SHA-256, and publishes a per-snapshot view that {@link dev.riffle.format.io.LocalStorage} opens
  * as a dataset. The on-disk layout is in {@link dev.riffle.s3.stage.CacheLayout}. A {@link
  * dev.riffle.s3.stage.CacheLimit} bounds the cache: {@link dev.riffle.s3.stage.CacheEvictor} evicts
- * least recently used blobs, or those needed furthest in the future ({@link
+ * least recently used blobs, or those needed furthest in the future by the {@link
+ * dev.riffle.s3.stage.CachePlan}s that loaders publish in the cache ({@link
  * dev.riffle.s3.stage.NextUse}), never those pinned by a {@link dev.riffle.s3.stage.CacheLease}.
  */
 package dev.riffle.s3.stage;

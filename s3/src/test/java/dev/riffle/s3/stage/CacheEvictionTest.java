@@ -202,6 +202,180 @@ class CacheEvictionTest {
     assertThat(lease).doesNotExist();
   }
 
+  /** Dataset j's blobs, in a fixed order. */
+  List<String> ordered(int j) {
+    return blobs(j).stream().sorted().toList();
+  }
+
+  /** The blobs of the datasets in {@code order}, one after the other. */
+  List<String> planOf(int... order) {
+    List<String> plan = new ArrayList<>();
+    for (int j : order) {
+      plan.addAll(ordered(j));
+    }
+    return plan;
+  }
+
+  @Test
+  void furthestByLivePlansEvictsWhatTheirMergedOrderNeedsLast() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    stage(0, limit);
+    stage(1, limit);
+    // LRU alone would evict A.
+    usedAgo(0, 10);
+    usedAgo(1, 5);
+    try (CachePlan first = CachePlan.publish(cache, planOf(2, 2, 1));
+        CachePlan second = CachePlan.publish(cache, planOf(0))) {
+      // Next uses: A from 0 (second), B from 2·|C| (first): B is needed last.
+      NextUse plans = NextUse.fromPlans(cache);
+      assertThat(plans.of(ordered(0).get(0))).isZero();
+      assertThat(plans.of(ordered(1).get(0))).isEqualTo(2L * ordered(2).size());
+      assertThat(plans.of("0".repeat(64))).isEqualTo(NextUse.NEVER);
+
+      StageReport c = stage(2, limit);
+
+      assertThat(c.blobsEvicted()).isPositive();
+      assertThat(CacheChecks.blobNames(cache)).containsAll(blobs(0)).containsAll(blobs(2));
+      assertThat(complete(0)).isTrue();
+      assertThat(complete(1)).isFalse();
+      assertThat(first.file()).exists();
+      assertThat(second.file()).exists();
+    }
+    assertThat(CacheChecks.list(cache.resolve(CacheLayout.PLANS_DIR))).isEmpty();
+    CacheChecks.assertNothingCorrupt(cache);
+  }
+
+  @Test
+  void aSecondPlanNeedingBSoonerTurnsTheChoiceToA() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    stage(0, limit);
+    stage(1, limit);
+    // LRU alone would evict B.
+    usedAgo(0, 5);
+    usedAgo(1, 10);
+    try (CachePlan first = CachePlan.publish(cache, planOf(2, 0, 1));
+        CachePlan second = CachePlan.publish(cache, planOf(1))) {
+      // B's smallest position is 0 (second), A's 3 (first): A is needed last.
+      stage(2, limit);
+      assertThat(complete(0)).isFalse();
+      assertThat(complete(1)).isTrue();
+      assertThat(CacheChecks.blobNames(cache)).containsAll(blobs(1)).containsAll(blobs(2));
+    }
+  }
+
+  @Test
+  void updatedPlansAreReadAfreshByEachPass() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    stage(0, limit);
+    stage(1, limit);
+    usedAgo(0, 5);
+    usedAgo(1, 10);
+    try (CachePlan plan = CachePlan.publish(cache, planOf(1))) {
+      // The plan moved on: B is done with, A comes next.
+      plan.update(planOf(0));
+      stage(2, limit);
+      assertThat(complete(0)).isTrue();
+      assertThat(complete(1)).isFalse();
+    }
+  }
+
+  @Test
+  void plansOfDeadProcessesCountForNothingAndAreDeleted() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    stage(0, limit);
+    stage(1, limit);
+    usedAgo(0, 10);
+    usedAgo(1, 5);
+    long dead = SnapshotStagerTest.deadPid();
+    Path deadPlan = cache.resolve("plans/" + dead + ".00ff" + CachePlan.SUFFIX);
+    Files.write(deadPlan, String.join("\n", planOf(0)).getBytes(StandardCharsets.US_ASCII));
+    Path deadTemp = cache.resolve("plans/" + dead + ".01ff.plan-tmp");
+    Files.write(deadTemp, new byte[10]);
+    assertThat(NextUse.fromPlans(cache).of(ordered(0).get(0))).isEqualTo(NextUse.NEVER);
+    assertThat(deadPlan).doesNotExist();
+    Files.write(deadPlan, String.join("\n", planOf(0)).getBytes(StandardCharsets.US_ASCII));
+
+    try (CachePlan live = CachePlan.publish(cache, planOf(1))) {
+      stage(2, limit);
+      // The dead plan wanted A: as if it never had, A (needed by no live plan) went.
+      assertThat(complete(0)).isFalse();
+      assertThat(complete(1)).isTrue();
+      assertThat(deadPlan).doesNotExist();
+      assertThat(deadTemp).doesNotExist();
+      assertThat(live.file()).exists();
+    }
+  }
+
+  @Test
+  void anLruPassAlsoDeletesDeadPlans() throws Exception {
+    CacheLimit limit = roomForTwo(EvictionPolicy.LRU, null);
+    stage(0, limit);
+    stage(1, limit);
+    Path deadPlan =
+        cache.resolve("plans/" + SnapshotStagerTest.deadPid() + ".00ff" + CachePlan.SUFFIX);
+    Files.write(deadPlan, String.join("\n", planOf(0)).getBytes(StandardCharsets.US_ASCII));
+    stage(2, limit);
+    assertThat(deadPlan).doesNotExist();
+  }
+
+  @Test
+  void pinnedBlobsStayThoughNoPlanNeedsThem() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    StageReport a = stage(0, limit);
+    stage(1, limit);
+    usedAgo(0, 10);
+    usedAgo(1, 5);
+    try (CacheLease pin = CacheLease.pinView(a.view()).orElseThrow();
+        CachePlan plan = CachePlan.publish(cache, planOf(1))) {
+      usedAgo(0, 10);
+      // A is NEVER in the plans and least recently used, but pinned: B, needed soon, goes.
+      stage(2, limit);
+      assertThat(complete(0)).isTrue();
+      assertThat(complete(1)).isFalse();
+      assertThat(CacheChecks.blobNames(cache)).containsAll(blobs(0));
+      assertThat(plan.file()).exists();
+      assertThat(pin.view()).isNotNull();
+    }
+  }
+
+  @Test
+  void unreadablePlansOfLiveProcessesAreIgnored() throws Exception {
+    CacheLimit limit =
+        CacheLimit.furthestByPlans(roomForTwo(EvictionPolicy.LRU, null).maxBytes(), cache);
+    stage(0, limit);
+    stage(1, limit);
+    usedAgo(0, 5);
+    usedAgo(1, 10);
+    long me = ProcessHandle.current().pid();
+    // A plan naming A first, but with a line that is no SHA-256: the whole plan counts for nothing.
+    List<String> garbled = new ArrayList<>(planOf(0));
+    garbled.add("not a blob");
+    Path bad = cache.resolve("plans/" + me + ".0bad" + CachePlan.SUFFIX);
+    Files.write(bad, String.join("\n", garbled).getBytes(StandardCharsets.US_ASCII));
+    Path binary = cache.resolve("plans/" + me + ".1bad" + CachePlan.SUFFIX);
+    Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 10});
+    try {
+      assertThat(NextUse.fromPlans(cache).of(ordered(0).get(0))).isEqualTo(NextUse.NEVER);
+      try (CachePlan good = CachePlan.publish(cache, planOf(1))) {
+        stage(2, limit);
+        // Only the good plan counted: A (needed never) went, although it is the most recent.
+        assertThat(complete(0)).isFalse();
+        assertThat(complete(1)).isTrue();
+        // Left for their (live) writer to replace or withdraw.
+        assertThat(bad).exists();
+        assertThat(binary).exists();
+      }
+    } finally {
+      Files.deleteIfExists(bad);
+      Files.deleteIfExists(binary);
+    }
+  }
+
   @Test
   void limitBelowFourLargestBlobsFailsFastNamingBothNumbers() throws Exception {
     long largest =
