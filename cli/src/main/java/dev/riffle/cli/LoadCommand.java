@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  * {@code riffle load URI[@v] --sampler block --block 16 --fetch 256 --batch 64 ...}: runs the
  * loader over a dataset as a training loop would (every batch is read, gathered and closed) and
  * reports throughput, reads, stall time, realised diversity against the model, and coverage. A
- * staged view ({@link StagedRun}) is pinned for the run and its coming reads published.
+ * staged view ({@link StagedRun}) is pinned for the run.
  */
 @Command(
     name = "load",
@@ -49,9 +49,7 @@ import picocli.CommandLine.Spec;
           + " realised pair collision π̂₂ (vs the model), m_eff/m, distinct blocks per batch,"
           + " label entropy and TV distance (with --label), and exactly-once coverage.",
       "--batch is the global batch G; rank r of W gets G/W rows of each batch.",
-      "A view staged by 'riffle stage' is pinned for the run (no stage evicts its files) and the"
-          + " files it reads next are published in its cache for 'riffle stage --policy"
-          + " furthest'."
+      "A view staged by 'riffle stage' is pinned for the run: no stage evicts its files."
     })
 public final class LoadCommand implements Callable<Integer> {
   /**
@@ -214,9 +212,6 @@ public final class LoadCommand implements Callable<Integer> {
           Loader loader = Loader.open(view, o, allocator)) {
         long n = 0;
         while (true) {
-          if (staged != null) {
-            staged.follow(loader, d.manifest());
-          }
           VectorSchemaRoot b = loader.next();
           if (b == null) {
             break;

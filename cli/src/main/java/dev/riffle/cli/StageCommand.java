@@ -87,9 +87,9 @@ public final class StageCommand implements Callable<Integer> {
       paramLabel = "lru|furthest",
       description =
           "Which blobs --limit evicts first: lru (least recently used, the default) or furthest"
-              + " (needed furthest in the future by the plans that running 'riffle load's of"
-              + " staged views publish in the cache: blobs no plan needs first, least recently"
-              + " used first among equals; with no plan, as lru).")
+              + " (needed furthest in the future by the plans live processes publish in the"
+              + " cache, CachePlan in Java: blobs no plan needs first, least recently used first"
+              + " among equals; with no plan, as lru).")
   String policy = "lru";
 
   @Option(

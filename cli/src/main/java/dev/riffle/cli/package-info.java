@@ -6,8 +6,8 @@
  * a local directory or under an {@code s3a://} or other Hadoop URI, see {@link
  * dev.riffle.cli.Locations}), which {@code ls}, {@code info}, {@code validate}, {@code split} and
  * {@code gc} manage. {@code stage} copies a version into a local cache shared by processes; {@code
- * load} runs the minibatch loader, and over a staged view pins it and publishes what it reads next,
- * which {@code stage --policy furthest} evicts by ({@link dev.riffle.cli.StagedRun}).
+ * load} runs the minibatch loader, and over a staged view pins it for the run ({@link
+ * dev.riffle.cli.StagedRun}).
  *
  * <p>Each subcommand is one picocli command class. They print only through the picocli {@code
  * CommandLine}'s writers, so that tests can run them in-process, and they throw instead of printing
