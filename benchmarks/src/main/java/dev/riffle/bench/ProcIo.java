@@ -47,6 +47,10 @@ final class ProcIo {
     return new ProcIo(rchar - before.rchar, syscr - before.syscr, readBytes - before.readBytes);
   }
 
+  ProcIo plus(ProcIo other) {
+    return new ProcIo(rchar + other.rchar, syscr + other.syscr, readBytes + other.readBytes);
+  }
+
   /** Drops the page cache (root only); false if that is not allowed here. */
   static boolean dropCaches() {
     try {

@@ -71,15 +71,16 @@ final class Report {
         .append(c.take)
         .append(" uniformly random rows (with replacement), ")
         .append(c.seconds)
-        .append(" s per measurement; concurrency C = C calling threads, each")
+        .append(" s of takes per measurement; concurrency C = C calling threads, each")
         .append(" with its own reader handle (Riffle: one shared FileReader, its default engine:")
         .append(" up to 16 reads in flight per take);")
         .append(" `riffle-engine` is ONE calling thread whose takes keep C reads in flight through")
-        .append(" the I/O engine; `riffle-direct` reads with O_DIRECT. Cold = `sync; echo 3 >")
-        .append(
-            " /proc/sys/vm/drop_caches` after opening (metadata and page indexes loaded, as the")
-        .append(" Lance paper's warm search cache) and before the measurement; warm = file read")
-        .append(" once first.\n\n");
+        .append(" the I/O engine; `riffle-direct` reads with O_DIRECT. Cold = rounds of `sync;")
+        .append(" echo 3 > /proc/sys/vm/drop_caches` (after opening: metadata and page indexes")
+        .append(" stay loaded, as the Lance paper's warm search cache) then ONE take per thread,")
+        .append(" only the takes timed, until the seconds above or ")
+        .append(Compare.COLD_ROUNDS)
+        .append(" rounds; warm = file read once first, then takes for the seconds above.\n\n");
     s.append("Counters: `reads/row`, `sectors/row`, `bytes/row` are Riffle's own (ReadStats);")
         .append(
             " `syscr/row` and `disk B/row` come from /proc/self/io (read syscalls; `read_bytes`,")
