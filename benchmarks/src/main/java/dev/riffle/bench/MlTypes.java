@@ -40,14 +40,13 @@ final class MlTypes {
   private MlTypes() {}
 
   static Schema schema(String type) {
-    Field int32 = new Field("plate", FieldType.notNullable(new ArrowType.Int(32, true)), List.of());
     switch (type) {
       case "sparse":
         return new Schema(
             List.of(
                 list("indices", new ArrowType.Int(32, true)),
                 list("values", Lance8.FLOAT32),
-                int32));
+                new Field("plate", FieldType.notNullable(new ArrowType.Int(32, true)), List.of())));
       case "vectors":
         return new Schema(
             List.of(
