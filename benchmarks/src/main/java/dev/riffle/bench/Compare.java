@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.riffle.format.ReadStats;
 import dev.riffle.format.io.RecyclingAllocator;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

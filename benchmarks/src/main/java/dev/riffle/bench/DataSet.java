@@ -1,7 +1,7 @@
 package dev.riffle.bench;
 
-import dev.riffle.writer.FileWriter;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.FileWriter;
+import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package dev.riffle.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.loader.diversity.BatchDiversity;
 import dev.riffle.loader.diversity.DiversityModel;

@@ -1,6 +1,6 @@
 package dev.riffle.bench;
 
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.DatasetView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.riffle.bench;
 
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -2,7 +2,7 @@ package dev.riffle.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

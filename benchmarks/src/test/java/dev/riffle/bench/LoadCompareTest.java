@@ -2,9 +2,9 @@ package dev.riffle.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.riffle.convert.ParquetConverter;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.convert.SourceFiles;
 import dev.riffle.convert.h5ad.H5adConverter;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetGc;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetGc;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetLayout;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.FileWriter;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.write.FileWriter;
+import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

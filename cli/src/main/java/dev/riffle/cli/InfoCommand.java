@@ -2,8 +2,8 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;

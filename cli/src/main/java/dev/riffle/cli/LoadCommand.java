@@ -1,8 +1,8 @@
 package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
 import dev.riffle.loader.diversity.DiversityContract;
 import dev.riffle.loader.diversity.DiversityModel;
 import dev.riffle.loader.pipeline.Loader;

@@ -1,8 +1,8 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.HadoopStorage;
 import java.io.IOException;
 import java.net.URI;

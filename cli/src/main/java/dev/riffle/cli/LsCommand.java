@@ -2,10 +2,10 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.RowSets;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.RowSets;
+import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.dataset.Dataset;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.RecyclingAllocator;
-import dev.riffle.format.io.Storage;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.lazy.LazyStorage;

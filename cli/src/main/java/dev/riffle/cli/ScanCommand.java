@@ -1,9 +1,9 @@
 package dev.riffle.cli;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ScanCursor;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

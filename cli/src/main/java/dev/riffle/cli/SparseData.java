@@ -1,6 +1,6 @@
 package dev.riffle.cli;
 
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.RowSets;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetVersions;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.RowSets;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetVersions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

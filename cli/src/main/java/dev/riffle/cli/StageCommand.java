@@ -1,6 +1,6 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.stage.CacheLimit;
 import dev.riffle.s3.stage.SnapshotStager;
 import dev.riffle.s3.stage.StageListener;

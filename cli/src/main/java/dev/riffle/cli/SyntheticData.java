@@ -1,6 +1,6 @@
 package dev.riffle.cli;
 
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.util.SplittableRandom;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;

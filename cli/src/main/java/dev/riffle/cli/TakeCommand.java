@@ -1,10 +1,10 @@
 package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetValidator;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetValidator;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
 /**
  * The {@code riffle} command line: a thin layer over {@code dev.riffle.format} and {@code
- * dev.riffle.writer} for looking at files ({@code inspect}), reading rows by number ({@code take})
+ * dev.riffle.dataset} for looking at files ({@code inspect}), reading rows by number ({@code take})
  * or in order ({@code scan}) as JSON lines, and writing deterministic synthetic datasets ({@code
  * generate}) for tests and benchmarks. The same commands read datasets (versioned sets of files in
  * a local directory or under an {@code s3a://} or other Hadoop URI, see {@link

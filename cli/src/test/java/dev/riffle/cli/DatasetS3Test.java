@@ -3,8 +3,8 @@ package dev.riffle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.format.dataset.DatasetLayout;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
 import java.io.IOException;

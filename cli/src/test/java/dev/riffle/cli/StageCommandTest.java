@@ -3,11 +3,11 @@ package dev.riffle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

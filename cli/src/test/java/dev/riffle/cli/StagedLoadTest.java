@@ -3,9 +3,9 @@ package dev.riffle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.s3.stage.CacheEvictor;
 import dev.riffle.s3.stage.CacheLayout;
 import dev.riffle.s3.stage.CachePlan;

@@ -1,6 +1,6 @@
 package dev.riffle.convert;
 
-import dev.riffle.writer.DatasetOptions;
+import dev.riffle.dataset.write.DatasetOptions;
 import java.util.function.LongConsumer;
 
 /**

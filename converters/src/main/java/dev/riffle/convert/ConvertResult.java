@@ -1,6 +1,6 @@
 package dev.riffle.convert;
 
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Manifest;
 
 /**
  * What a conversion did, for the summary line.

@@ -1,7 +1,7 @@
 package dev.riffle.convert;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;

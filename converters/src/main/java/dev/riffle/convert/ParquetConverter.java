@@ -1,8 +1,8 @@
 package dev.riffle.convert;
 
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

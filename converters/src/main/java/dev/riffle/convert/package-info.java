@@ -5,8 +5,8 @@
  *
  * <p>Every converter streams: memory is bounded by a few batches (and, for Parquet input, by one
  * row group's compressed column chunks), never by the size of a file. Output is atomic: a dataset
- * version is published last by {@link dev.riffle.writer.DatasetWriter}, an exported file is renamed
- * into place last ({@link dev.riffle.convert.OutputTarget}). Bad input fails with an {@link
+ * version is published last by {@link dev.riffle.dataset.write.DatasetWriter}, an exported file is
+ * renamed into place last ({@link dev.riffle.convert.OutputTarget}). Bad input fails with an {@link
  * dev.riffle.convert.InputException} whose one-line message names the file and what is wrong.
  */
 package dev.riffle.convert;

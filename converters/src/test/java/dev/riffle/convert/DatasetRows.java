@@ -1,8 +1,8 @@
 package dev.riffle.convert;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.storage.LocalStorage;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;

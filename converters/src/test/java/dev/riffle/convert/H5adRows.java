@@ -1,10 +1,10 @@
 package dev.riffle.convert;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ScanCursor;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.io.LocalStorage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package dev.riffle.convert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.riffle.convert;
 
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.storage.LocalStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

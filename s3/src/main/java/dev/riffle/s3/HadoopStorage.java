@@ -1,8 +1,8 @@
 package dev.riffle.s3;
 
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;

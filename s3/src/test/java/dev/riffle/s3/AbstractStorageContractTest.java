@@ -3,8 +3,8 @@ package dev.riffle.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
 import java.io.EOFException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

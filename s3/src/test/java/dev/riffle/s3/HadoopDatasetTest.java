@@ -1,7 +1,7 @@
 package dev.riffle.s3;
 
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetContractTest;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetContractTest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dataset contract (writer module) on Hadoop storages: {@code file:} through Hadoop's local
+ * The dataset contract (dataset module) on Hadoop storages: {@code file:} through Hadoop's local
  * file system, and {@code s3a:} against the local Ceph RGW (skipped without a server unless {@code
  * RIFFLE_S3_REQUIRED=1}).
  */

@@ -3,8 +3,8 @@ package dev.riffle.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.stage.LocalS3;
 import java.io.IOException;
 import java.io.OutputStream;

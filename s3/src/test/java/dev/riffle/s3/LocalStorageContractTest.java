@@ -1,7 +1,7 @@
 package dev.riffle.s3;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

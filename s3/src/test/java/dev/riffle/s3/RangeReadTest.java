@@ -3,9 +3,9 @@ package dev.riffle.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.FileReader;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.RandomAccessSource.Range;
 import dev.riffle.s3.lazy.LazyStorageTest;

@@ -1,9 +1,9 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,12 +1,12 @@
 package dev.riffle.spark;
 
+import dev.riffle.dataset.RowSets;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
 import dev.riffle.format.ScanCursor;
-import dev.riffle.format.dataset.RowSets;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
 import dev.riffle.spark.vector.ColumnVectors;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

@@ -1,8 +1,8 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetCommit;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetCommit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;

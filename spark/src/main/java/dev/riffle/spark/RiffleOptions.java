@@ -1,8 +1,8 @@
 package dev.riffle.spark;
 
-import dev.riffle.writer.DatasetCommit;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.dataset.write.DatasetCommit;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.format.write.WriterOptions;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.RowSets;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.RowSets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetLayout;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.ManifestCodec;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetCommit;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.ManifestCodec;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetCommit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.HadoopStorage;
 import java.io.IOException;
 import java.net.URI;

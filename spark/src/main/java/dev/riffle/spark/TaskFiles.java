@@ -1,6 +1,6 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Manifest;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.Storage;
 import java.io.Serializable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;

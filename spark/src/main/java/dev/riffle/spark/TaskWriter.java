@@ -1,7 +1,7 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;

@@ -3,9 +3,9 @@ package dev.riffle.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.riffle.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
 import dev.riffle.format.ScanCursor;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.RootAllocator;

@@ -2,8 +2,8 @@ package dev.riffle.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import dev.riffle.loader.plan.BlockShuffle;

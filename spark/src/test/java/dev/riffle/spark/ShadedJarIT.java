@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The jar users add to spark-submit: holds the connector, the format and writer modules, the s3
+ * The jar users add to spark-submit: holds the connector, the format and dataset modules, the s3
  * module's HadoopStorage and a relocated RoaringBitmap, and nothing a Spark cluster already has or
  * adds for s3a: (Hadoop, hadoop-aws, the AWS SDK); and it works on its own next to Spark's class
  * path (plus hadoop-aws and the SDK), on a local path and, when the local S3 server is up, on s3a:.
@@ -42,9 +42,9 @@ class ShadedJarIT {
               "dev/riffle/spark/RiffleDataSource.class",
               "dev/riffle/spark/vector/ColumnVectors.class",
               "dev/riffle/format/FileReader.class",
-              "dev/riffle/format/dataset/Dataset.class",
-              "dev/riffle/writer/DatasetWriter.class",
-              "dev/riffle/writer/DatasetCommit.class",
+              "dev/riffle/dataset/Dataset.class",
+              "dev/riffle/dataset/write/DatasetWriter.class",
+              "dev/riffle/dataset/write/DatasetCommit.class",
               "dev/riffle/s3/HadoopStorage.class",
               "dev/riffle/s3/HadoopSource.class",
               "dev/riffle/s3/S3aConditionalCreate.class",
@@ -80,11 +80,10 @@ class ShadedJarIT {
                   .readAllBytes(),
               StandardCharsets.UTF_8);
       assertThat(services.trim()).isEqualTo("dev.riffle.spark.RiffleDataSource");
-      // The format's classes refer to the relocated bitmap, not to Spark's.
+      // The dataset's classes refer to the relocated bitmap, not to Spark's.
       String rowSets =
           new String(
-              jar.getInputStream(jar.getEntry("dev/riffle/format/dataset/RowSets.class"))
-                  .readAllBytes(),
+              jar.getInputStream(jar.getEntry("dev/riffle/dataset/RowSets.class")).readAllBytes(),
               StandardCharsets.ISO_8859_1);
       assertThat(rowSets)
           .contains("dev/riffle/shaded/org/roaringbitmap")

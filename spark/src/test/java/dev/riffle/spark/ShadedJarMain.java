@@ -45,9 +45,6 @@ public final class ShadedJarMain {
             + " v1="
             + spark.read().format("riffle").option("version", 1).load(location).count()
             + " class="
-            + dev.riffle.format.dataset.RowSets.class
-                .getProtectionDomain()
-                .getCodeSource()
-                .getLocation());
+            + dev.riffle.dataset.RowSets.class.getProtectionDomain().getCodeSource().getLocation());
   }
 }

@@ -3,10 +3,10 @@ package dev.riffle.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetLayout;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,12 +4,12 @@ import static dev.riffle.spark.SparkConnectorTest.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetLayout;
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.write.DatasetGc;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
-import dev.riffle.writer.DatasetGc;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,8 +3,8 @@ package dev.riffle.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

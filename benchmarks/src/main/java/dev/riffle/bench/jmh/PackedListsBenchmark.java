@@ -2,8 +2,8 @@ package dev.riffle.bench.jmh;
 
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ScanCursor;
-import dev.riffle.writer.FileWriter;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.format.write.FileWriter;
+import dev.riffle.format.write.WriterOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.riffle.convert.h5ad;
 
 import dev.riffle.convert.ConvertOptions;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;

@@ -1,8 +1,8 @@
 package dev.riffle.convert.h5ad;
 
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.FileWriter;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.write.FileWriter;
+import dev.riffle.format.write.WriterOptions;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
 import dev.riffle.loader.plan.EpochPlan;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.Manifest;
 import dev.riffle.loader.plan.EpochPlan;
 import java.util.Arrays;
 import java.util.List;

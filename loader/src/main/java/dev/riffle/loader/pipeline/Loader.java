@@ -1,7 +1,7 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
 import dev.riffle.loader.plan.EpochPlan;
 import dev.riffle.loader.plan.LoaderState;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.DatasetView;
 import java.util.Arrays;
 import org.roaringbitmap.longlong.LongIterator;
 

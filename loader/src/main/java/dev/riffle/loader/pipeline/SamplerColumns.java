@@ -1,6 +1,6 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.dataset.DatasetView;
+import dev.riffle.dataset.DatasetView;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;

@@ -2,7 +2,7 @@ package dev.riffle.loader.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Manifest;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;

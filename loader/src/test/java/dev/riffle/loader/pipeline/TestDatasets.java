@@ -1,8 +1,8 @@
 package dev.riffle.loader.pipeline;
 
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.DatasetWriter;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

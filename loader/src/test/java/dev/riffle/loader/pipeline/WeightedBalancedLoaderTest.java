@@ -2,14 +2,14 @@ package dev.riffle.loader.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.DatasetView;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.write.DatasetVersions;
 import dev.riffle.loader.plan.BalancedBlocks;
 import dev.riffle.loader.plan.LoaderState;
 import dev.riffle.loader.plan.Sampler;
 import dev.riffle.loader.plan.WeightedBlocks;
-import dev.riffle.writer.DatasetVersions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

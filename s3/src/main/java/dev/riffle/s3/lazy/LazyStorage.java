@@ -1,7 +1,7 @@
 package dev.riffle.s3.lazy;
 
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
 import dev.riffle.s3.HadoopStorage;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package dev.riffle.s3.stage;
 
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.dataset.Manifest;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

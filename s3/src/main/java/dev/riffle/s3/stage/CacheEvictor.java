@@ -1,7 +1,7 @@
 package dev.riffle.s3.stage;
 
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.ManifestCodec;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.riffle.s3.stage;
 
-import dev.riffle.format.dataset.Manifest;
+import dev.riffle.dataset.Manifest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

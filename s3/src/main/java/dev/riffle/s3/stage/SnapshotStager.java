@@ -1,10 +1,10 @@
 package dev.riffle.s3.stage;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.ManifestCodec;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.DurableFiles;
-import dev.riffle.format.io.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;

@@ -1,9 +1,9 @@
 package dev.riffle.s3.lazy;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import dev.riffle.loader.plan.BlockShuffle;

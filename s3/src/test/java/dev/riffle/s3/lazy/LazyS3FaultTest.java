@@ -3,9 +3,9 @@ package dev.riffle.s3.lazy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
 import dev.riffle.s3.stage.TestDatasets;

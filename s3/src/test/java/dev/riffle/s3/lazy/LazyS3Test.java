@@ -2,9 +2,9 @@ package dev.riffle.s3.lazy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.LocalS3;
 import dev.riffle.s3.stage.SnapshotStager;

@@ -3,9 +3,9 @@ package dev.riffle.s3.lazy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.s3.HadoopStorage;
 import dev.riffle.s3.stage.TestDatasets;
@@ -53,7 +53,7 @@ public class LazyStorageTest {
         options);
   }
 
-  public static String take(dev.riffle.format.io.Storage s, long[] rows) throws IOException {
+  public static String take(dev.riffle.dataset.storage.Storage s, long[] rows) throws IOException {
     try (BufferAllocator a = new RootAllocator();
         Dataset d = Dataset.open(s, a);
         VectorSchemaRoot r = d.take(rows, null)) {

@@ -1,8 +1,8 @@
 package dev.riffle.s3.stage;
 
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.testing.ForwardingStorage;
 import dev.riffle.format.io.RandomAccessSource;
-import dev.riffle.format.io.Storage;
-import dev.riffle.format.testing.ForwardingStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,10 +2,10 @@ package dev.riffle.s3.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.DatasetValidator;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
-import dev.riffle.format.io.Storage;
+import dev.riffle.dataset.DatasetValidator;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.s3.HadoopStorage;
 import java.io.BufferedReader;
 import java.io.IOException;

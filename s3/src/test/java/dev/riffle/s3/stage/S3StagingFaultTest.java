@@ -3,10 +3,10 @@ package dev.riffle.s3.stage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.dataset.DatasetValidator;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.dataset.DatasetValidator;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.LocalStorage;
 import dev.riffle.s3.HadoopStorage;
 import java.io.IOException;
 import java.io.OutputStream;

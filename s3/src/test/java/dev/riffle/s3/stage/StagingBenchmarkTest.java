@@ -2,8 +2,8 @@ package dev.riffle.s3.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.dataset.ManifestCodec;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.s3.HadoopStorage;
 import java.io.OutputStream;

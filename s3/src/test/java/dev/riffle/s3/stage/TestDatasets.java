@@ -1,11 +1,11 @@
 package dev.riffle.s3.stage;
 
-import dev.riffle.format.dataset.Dataset;
-import dev.riffle.format.dataset.Manifest;
-import dev.riffle.format.io.Storage;
-import dev.riffle.writer.DatasetOptions;
-import dev.riffle.writer.DatasetWriter;
-import dev.riffle.writer.WriterOptions;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
+import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;

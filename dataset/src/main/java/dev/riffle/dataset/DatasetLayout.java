@@ -1,0 +1,39 @@
+package dev.riffle.dataset;
+
+/**
+ * Where things are under a dataset root (FORMAT.md §11).
+ *
+ * <pre>
+ * ROOT/data/&lt;random hex&gt;.riffle                   data files, written once, never changed
+ * ROOT/_versions/&lt;20-digit version&gt;.manifest.json  one manifest per published version
+ * </pre>
+ *
+ * Versions are zero-padded so that a listing sorts them; the highest is the latest.
+ */
+public final class DatasetLayout {
+  private DatasetLayout() {}
+
+  public static final String DATA_DIR = "data";
+  public static final String VERSIONS_DIR = "_versions";
+  public static final String MANIFEST_SUFFIX = ".manifest.json";
+  public static final String DATA_SUFFIX = ".riffle";
+
+  /** Largest manifest accepted: S3 conditional creates are single PUTs, and it is read whole. */
+  public static final int MAX_MANIFEST_BYTES = 64 << 20;
+
+  /** The version a manifest file name stands for, or -1 if it is not a manifest name. */
+  public static long versionOf(String fileName) {
+    if (!fileName.endsWith(MANIFEST_SUFFIX)) {
+      return -1;
+    }
+    String digits = fileName.substring(0, fileName.length() - MANIFEST_SUFFIX.length());
+    if (digits.length() != 20 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}

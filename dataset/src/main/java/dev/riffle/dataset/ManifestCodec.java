@@ -1,0 +1,176 @@
+package dev.riffle.dataset;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.SchemaLayout;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Base64;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.roaringbitmap.longlong.Roaring64Bitmap;
+
+/**
+ * Manifests to and from JSON (with Jackson), and every check a reader makes before trusting one: a
+ * manifest that parses but contradicts itself is as corrupt as a file with a bad checksum.
+ */
+public final class ManifestCodec {
+  private ManifestCodec() {}
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          // Later minor revisions may add fields; a reader of this version ignores them.
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  static final Pattern DATA_PATH =
+      Pattern.compile(
+          DatasetLayout.DATA_DIR
+              + "/[A-Za-z0-9][A-Za-z0-9._-]*"
+              + Pattern.quote(DatasetLayout.DATA_SUFFIX));
+  static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+
+  /** The manifest as UTF-8 JSON bytes (deterministic: fixed field order, sorted maps). */
+  public static byte[] write(Manifest m) {
+    try {
+      return MAPPER.writeValueAsBytes(m);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("manifest does not serialize", e);
+    }
+  }
+
+  /**
+   * Parses and checks a manifest.
+   *
+   * @param resource its name, for messages
+   * @param expectedVersion the version its file name says
+   * @throws CorruptFileException if it is not valid JSON, or contradicts itself or its name
+   */
+  public static Manifest read(byte[] json, String resource, long expectedVersion)
+      throws CorruptFileException {
+    Manifest m;
+    try {
+      m = MAPPER.readValue(json, Manifest.class);
+    } catch (JsonProcessingException e) {
+      long at = e.getLocation() == null ? 0 : Math.max(0, e.getLocation().getByteOffset());
+      throw new CorruptFileException(
+          resource, at, "not a valid manifest: " + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new CorruptFileException(resource, 0, "not a valid manifest: " + e.getMessage(), e);
+    }
+    if (m == null) {
+      throw new CorruptFileException(resource, 0, "empty manifest");
+    }
+    check(m, resource, expectedVersion);
+    return m;
+  }
+
+  private static void check(Manifest m, String resource, long expectedVersion)
+      throws CorruptFileException {
+    if (m.manifestVersion() != Manifest.MANIFEST_VERSION) {
+      throw bad(
+          resource,
+          "manifest format "
+              + m.manifestVersion()
+              + " is not supported (this "
+              + "reader reads "
+              + Manifest.MANIFEST_VERSION
+              + ")");
+    }
+    if (m.version() != expectedVersion) {
+      throw bad(resource, "says version " + m.version() + " but is stored as " + expectedVersion);
+    }
+    if (m.parentVersion() != null && (m.parentVersion() < 1 || m.parentVersion() >= m.version())) {
+      throw bad(resource, "parent version " + m.parentVersion() + " is not before " + m.version());
+    }
+    if (m.datasetId() == null
+        || m.datasetId().isEmpty()
+        || m.createdAt() == null
+        || m.schema() == null) {
+      throw bad(resource, "datasetId, createdAt and schema are required");
+    }
+    schemaOf(m, resource);
+    long next = 0;
+    java.util.Set<String> paths = new java.util.HashSet<>();
+    for (Manifest.DataFile f : m.files()) {
+      if (f == null || f.path() == null || !DATA_PATH.matcher(f.path()).matches()) {
+        throw bad(resource, "bad data file path " + (f == null ? null : f.path()));
+      }
+      if (!paths.add(f.path())) {
+        throw bad(resource, "data file " + f.path() + " is listed twice");
+      }
+      if (f.sha256() == null || !SHA256.matcher(f.sha256()).matches()) {
+        throw bad(resource, "data file " + f.path() + " has no valid sha256");
+      }
+      if (f.byteLength() < 0 || f.rowCount() < 0 || f.firstRow() != next) {
+        throw bad(
+            resource,
+            "data file "
+                + f.path()
+                + " has a bad length, row count or first row"
+                + " (expected first row "
+                + next
+                + ")");
+      }
+      next = Math.addExact(next, f.rowCount());
+    }
+    for (Map.Entry<String, String> s : m.splits().entrySet()) {
+      if (s.getKey() == null || s.getKey().isEmpty() || s.getValue() == null) {
+        throw bad(resource, "a split needs a name and rows");
+      }
+      checkRows(
+          rowSet(s.getValue(), resource, "split " + s.getKey()),
+          next,
+          resource,
+          "split " + s.getKey());
+    }
+    if (m.deletions() != null) {
+      checkRows(rowSet(m.deletions(), resource, "deletions"), next, resource, "deletions");
+    }
+  }
+
+  private static void checkRows(Roaring64Bitmap rows, long total, String resource, String what)
+      throws CorruptFileException {
+    if (!rows.isEmpty() && (rows.first() < 0 || rows.last() >= total)) {
+      throw bad(resource, what + " names rows outside [0, " + total + ")");
+    }
+  }
+
+  /** Decodes a row set of a manifest, as corruption of that manifest if it does not decode. */
+  static Roaring64Bitmap rowSet(String text, String resource, String what)
+      throws CorruptFileException {
+    try {
+      return RowSets.decode(text);
+    } catch (IOException e) {
+      throw new CorruptFileException(resource, 0, what + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The schema a manifest carries. */
+  public static RiffleSchema schemaOf(Manifest m, String resource) throws CorruptFileException {
+    byte[] block;
+    try {
+      block = Base64.getDecoder().decode(m.schema());
+    } catch (IllegalArgumentException e) {
+      throw bad(resource, "schema is not base64");
+    }
+    ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.LITTLE_ENDIAN);
+    return SchemaLayout.read(new RecordInput(resource + " (schema)").reset(b, 0, block.length, 0));
+  }
+
+  /** The schema block of a schema, base64, as manifests hold it. */
+  public static String encodeSchema(RiffleSchema schema) {
+    return Base64.getEncoder().encodeToString(SchemaLayout.write(schema));
+  }
+
+  private static CorruptFileException bad(String resource, String message) {
+    return new CorruptFileException(resource, 0, message);
+  }
+}

@@ -1,0 +1,71 @@
+package dev.riffle.dataset.storage;
+
+import dev.riffle.format.io.RandomAccessSource;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * A place where a dataset lives: a local directory, an S3 prefix, an HDFS directory. Paths are
+ * relative to the root and use '/' as separator. Implementations: {@link LocalStorage} here, and a
+ * Hadoop {@code FileSystem} one in the {@code s3} module for every other scheme.
+ *
+ * <p>Published objects are never overwritten: data files get unique names from the writer, and
+ * manifests are created with {@link #createIfAbsent}, the one operation that must be atomic.
+ */
+public interface Storage extends Closeable {
+
+  /**
+   * The root as a URI without a trailing slash, for messages and for resolving sources (e.g. {@code
+   * file:/data/ds}).
+   */
+  String uri();
+
+  /** The URI of an object under the root, for messages. */
+  default String uri(String path) {
+    String root = uri();
+    return root.endsWith("/") ? root + path : root + "/" + path;
+  }
+
+  /**
+   * Opens an object for positional reads.
+   *
+   * @throws java.nio.file.NoSuchFileException if it does not exist
+   */
+  RandomAccessSource open(String path) throws IOException;
+
+  /**
+   * Creates (or replaces) an object and returns a stream that writes it. The object may become
+   * visible before the stream is closed (local files) or only at close (object stores); callers
+   * give data files fresh names and publish them through a manifest, so neither matters.
+   */
+  OutputStream create(String path) throws IOException;
+
+  /**
+   * Writes a small object only if no object has that path, atomically: of two callers racing for
+   * one path exactly one succeeds.
+   *
+   * @throws java.nio.file.FileAlreadyExistsException if the path exists (or another writer won)
+   */
+  void createIfAbsent(String path, byte[] content) throws IOException;
+
+  /**
+   * Reads a whole (small) object.
+   *
+   * @throws java.nio.file.NoSuchFileException if it does not exist
+   */
+  byte[] readAll(String path) throws IOException;
+
+  /** Names (not paths) of the objects directly under a directory, sorted; empty if none. */
+  List<String> list(String directory) throws IOException;
+
+  /** Whether an object exists. */
+  boolean exists(String path) throws IOException;
+
+  /** Length in bytes of an object; {@link java.nio.file.NoSuchFileException} if absent. */
+  long length(String path) throws IOException;
+
+  /** Deletes an object; no error if it is already gone. */
+  void delete(String path) throws IOException;
+}

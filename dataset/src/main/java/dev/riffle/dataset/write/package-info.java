@@ -1,0 +1,7 @@
+/**
+ * Writes datasets: files of one version with shared dictionary codes ({@link
+ * dev.riffle.dataset.write.DatasetWriter}), publishing a version with an atomic create-if-absent
+ * ({@link dev.riffle.dataset.write.Publisher}), appends, splits and deletions as new versions, and
+ * garbage collection of files no version names.
+ */
+package dev.riffle.dataset.write;

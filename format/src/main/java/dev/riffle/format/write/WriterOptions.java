@@ -1,0 +1,144 @@
+package dev.riffle.format.write;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a {@link FileWriter} lays out a file.
+ *
+ * @param pageBytes a column flushes a page once its buffered records reach this many bytes; it
+ *     bounds writer memory at about twice this per column (default 1 MiB, the NVMe-friendly unit)
+ * @param columnGroups lists of top-level fields to store row-major together, so that one read
+ *     returns all of them for a row
+ * @param zstdLevel zstd level for wide variable-size records and compressed sectors, 0 to never
+ *     compress (default 3)
+ * @param compressSectors whether narrow values may be packed into compressed sectors (format 1.1,
+ *     FORMAT.md §5.1): a file written with this on and a zstd level above 0 is marked version 1.1,
+ *     which 1.0 readers refuse; off, the file is 1.0 (default on)
+ * @param splitFloats whether wide records holding floats may be stored byte-split (format 1.2,
+ *     FORMAT.md §5.3): with a zstd level above 0, a file with a column that could hold them (one
+ *     with a floating-point type below a list, fixed-size list, struct or map, or a column group
+ *     with one) is marked version 1.2, which 1.1 readers refuse (default off: such rows are no
+ *     longer a fixed number of bytes, and 1.1 readers cannot read the file)
+ * @param packLists whether sectors of lists of fixed-width non-null items may use the LISTS codec
+ *     (format 1.2, FORMAT.md §5.1): a file with such a column is marked version 1.2, which 1.1
+ *     readers refuse (default on)
+ * @param packIntLists whether ZIP_VAR records holding lists of non-null integers may be stored
+ *     packed — each such list as its first item, a base delta and bit-packed deltas (format 1.3,
+ *     FORMAT.md §5.3): a file with a column that could hold them is marked version 1.3, which 1.2
+ *     readers refuse (default on)
+ */
+public record WriterOptions(
+    int pageBytes,
+    List<List<String>> columnGroups,
+    int zstdLevel,
+    boolean compressSectors,
+    boolean splitFloats,
+    boolean packLists,
+    boolean packIntLists) {
+  public static final int DEFAULT_PAGE_BYTES = 1 << 20;
+  public static final int DEFAULT_ZSTD_LEVEL = 3;
+
+  public WriterOptions {
+    if (pageBytes < 4096) {
+      throw new IllegalArgumentException("page size must be at least 4096 bytes, not " + pageBytes);
+    }
+    if (zstdLevel < 0 || zstdLevel > 19) {
+      throw new IllegalArgumentException("zstd level must be 0 (off) to 19, not " + zstdLevel);
+    }
+    List<List<String>> copy = new ArrayList<>();
+    for (List<String> g : columnGroups) {
+      copy.add(List.copyOf(g));
+    }
+    columnGroups = List.copyOf(copy);
+  }
+
+  /** Options with compressed sectors on, split records off. */
+  public WriterOptions(int pageBytes, List<List<String>> columnGroups, int zstdLevel) {
+    this(pageBytes, columnGroups, zstdLevel, true, false, false, false);
+  }
+
+  /** Options with split records off. */
+  public WriterOptions(
+      int pageBytes, List<List<String>> columnGroups, int zstdLevel, boolean compressSectors) {
+    this(pageBytes, columnGroups, zstdLevel, compressSectors, false, false, false);
+  }
+
+  /**
+   * 1 MiB pages, no column groups, zstd level 3 for wide variable records and sectors, LISTS
+   * sectors, packed integer lists, no split records.
+   *
+   * <p>LISTS sectors are on: they save the 2-byte offset and most of the count byte of every short
+   * list (list_u64 file 7% smaller) for half a µs per decoded row, and make such files 1.2. Split
+   * records stay off: 15% smaller float vectors cost 3–4 µs of CPU per 3 KB row to inflate, and the
+   * loader's budget per sample is about 20 µs (benchmarks/results/file-size-2026-11-30.md). Packed
+   * integer lists are on: sorted ids take 4–6 bits instead of 32 and unpack in about a nanosecond
+   * an item (benchmarks/results/packed-int-lists-2026-11-30.md).
+   */
+  public static WriterOptions defaults() {
+    return new WriterOptions(
+        DEFAULT_PAGE_BYTES, List.of(), DEFAULT_ZSTD_LEVEL, true, false, true, true);
+  }
+
+  /** Whether the file uses compressed sectors at all, which makes it version 1.1. */
+  public boolean sectorZstd() {
+    return compressSectors && zstdLevel > 0;
+  }
+
+  /** Whether wide float records may be split, which makes a file with such a column 1.2. */
+  public boolean splitRecords() {
+    return splitFloats && zstdLevel > 0;
+  }
+
+  /**
+   * The minor format version of files written with these options that have no column that could
+   * hold split records, LISTS sectors or packed records (FileWriter marks files with one 1.2, or
+   * 1.3 for packed records).
+   */
+  public int versionMinor() {
+    return sectorZstd() ? dev.riffle.format.FileLayout.MINOR_SECTOR_ZSTD : 0;
+  }
+
+  public WriterOptions withCompressSectors(boolean on) {
+    return new WriterOptions(
+        pageBytes, columnGroups, zstdLevel, on, splitFloats, packLists, packIntLists);
+  }
+
+  public WriterOptions withPackLists(boolean on) {
+    return new WriterOptions(
+        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on, packIntLists);
+  }
+
+  public WriterOptions withSplitFloats(boolean on) {
+    return new WriterOptions(
+        pageBytes, columnGroups, zstdLevel, compressSectors, on, packLists, packIntLists);
+  }
+
+  public WriterOptions withPackIntLists(boolean on) {
+    return new WriterOptions(
+        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists, on);
+  }
+
+  public WriterOptions withPageBytes(int bytes) {
+    return new WriterOptions(
+        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+  }
+
+  public WriterOptions withColumnGroups(List<List<String>> groups) {
+    return new WriterOptions(
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+  }
+
+  /** Adds one column group. */
+  public WriterOptions withColumnGroup(String... fields) {
+    List<List<String>> groups = new ArrayList<>(columnGroups);
+    groups.add(List.of(fields));
+    return new WriterOptions(
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+  }
+
+  public WriterOptions withZstdLevel(int level) {
+    return new WriterOptions(
+        pageBytes, columnGroups, level, compressSectors, splitFloats, packLists, packIntLists);
+  }
+}

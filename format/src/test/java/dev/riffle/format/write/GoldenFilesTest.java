@@ -1,0 +1,435 @@
+package dev.riffle.format.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.format.FileReader;
+import dev.riffle.format.ScanCursor;
+import dev.riffle.format.ZipLayout;
+import dev.riffle.format.testing.RandomData;
+import dev.riffle.format.testing.TypeCase;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The golden files in {@code spec/golden/}: one small file per layout and type family, each with
+ * the values it must decode to ({@code NAME.expected.txt}). Every run checks that each committed
+ * file decodes to its expected values and that the writer still produces it byte for byte.
+ *
+ * <p>The files are regenerated only on request: {@code mvn -pl format test -Dtest=GoldenFilesTest
+ * -Dgolden.regenerate=true}. Do that only for an intended format change, and record it in
+ * spec/CHANGES.md. The rows come from {@link RandomData} with fixed seeds, so a change there also
+ * changes the files.
+ */
+class GoldenFilesTest {
+  static final Path GOLDEN = Path.of("..", "spec", "golden");
+  private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  private static final ArrowType UTF8 = ArrowType.Utf8.INSTANCE;
+
+  @TempDir Path dir;
+  private BufferAllocator allocator;
+
+  @BeforeEach
+  void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void tearDown() {
+    allocator.close();
+  }
+
+  /** A golden file: its schema, rows, null rate and writer options. */
+  record Golden(String name, Schema schema, int rows, double nullRate, WriterOptions options) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Golden> goldens() {
+    // The 1.0 files: written without compressed sectors or split records, so they stay byte for
+    // byte what 1.0 wrote.
+    WriterOptions small =
+        WriterOptions.defaults()
+            .withPageBytes(4096)
+            .withCompressSectors(false)
+            .withSplitFloats(false)
+            .withPackLists(false)
+            .withPackIntLists(false);
+    DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
+    Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
+    return Stream.of(
+        new Golden(
+            "empty",
+            new Schema(List.of(TypeCase.f("x", new ArrowType.Int(32, true)))),
+            0,
+            0,
+            small),
+        new Golden(
+            "sectors-flat-float64",
+            new Schema(
+                List.of(
+                    TypeCase.f("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))),
+            700,
+            0.1,
+            small),
+        new Golden(
+            "sectors-for-int",
+            new Schema(
+                List.of(
+                    TypeCase.f("small_i64", new ArrowType.Int(64, true)),
+                    TypeCase.f("small_u16", new ArrowType.Int(16, false)))),
+            1200,
+            0.1,
+            small),
+        new Golden(
+            "sectors-bool",
+            new Schema(List.of(TypeCase.f("b", ArrowType.Bool.INSTANCE))),
+            5000,
+            0.2,
+            small),
+        new Golden(
+            "sectors-all-null",
+            new Schema(
+                List.of(TypeCase.f("n", new ArrowType.Int(32, true)), TypeCase.f("s", UTF8))),
+            100,
+            1.0,
+            small),
+        new Golden(
+            "sectors-records-utf8",
+            new Schema(
+                List.of(TypeCase.f("s", UTF8), TypeCase.f("bin", ArrowType.LargeBinary.INSTANCE))),
+            500,
+            0.1,
+            small),
+        new Golden(
+            "sectors-records-nested",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "list",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.f("item", new ArrowType.Int(32, true))),
+                    TypeCase.f(
+                        "struct",
+                        ArrowType.Struct.INSTANCE,
+                        TypeCase.f("a", UTF8),
+                        TypeCase.notNull("b", new ArrowType.Int(16, false))),
+                    TypeCase.f(
+                        "map",
+                        new ArrowType.Map(false),
+                        TypeCase.notNull(
+                            "entries",
+                            ArrowType.Struct.INSTANCE,
+                            TypeCase.notNull("key", UTF8),
+                            TypeCase.f("value", ArrowType.Bool.INSTANCE))))),
+            300,
+            0.1,
+            small),
+        new Golden(
+            "zip-fixed-vectors",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "vec", new ArrowType.FixedSizeList(300), TypeCase.notNull("item", F32)))),
+            20,
+            0.1,
+            small),
+        new Golden(
+            "zip-var-long-utf8",
+            new Schema(List.of(TypeCase.f("long_text", UTF8))),
+            12,
+            0.1,
+            small.withZstdLevel(0)),
+        new Golden(
+            "zip-var-zstd",
+            new Schema(List.of(TypeCase.f("zstd_blob", ArrowType.Binary.INSTANCE))),
+            8,
+            0.1,
+            small),
+        new Golden(
+            "dictionary",
+            new Schema(List.of(cat, TypeCase.f("id", new ArrowType.Int(32, false)))),
+            400,
+            0.1,
+            small),
+        new Golden(
+            "group",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "indices",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(32, true))),
+                    TypeCase.f("values", ArrowType.List.INSTANCE, TypeCase.notNull("item", F32)),
+                    TypeCase.f("label", new ArrowType.Int(8, true)))),
+            300,
+            0.1,
+            small.withColumnGroup("indices", "values")),
+        new Golden(
+            "temporal-decimal",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "ts",
+                        new ArrowType.Timestamp(
+                            org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "UTC")),
+                    TypeCase.f(
+                        "date", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY)),
+                    TypeCase.f("dec", new ArrowType.Decimal(20, 4, 128)),
+                    TypeCase.f("fsb", new ArrowType.FixedSizeBinary(12)))),
+            300,
+            0.1,
+            small),
+        // 1.1: compressed sectors of records (text, lists of text) and of flat values.
+        new Golden(
+            "sectors-zstd",
+            new Schema(
+                List.of(
+                    TypeCase.f("text_s", UTF8),
+                    TypeCase.f(
+                        "rep_f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                    TypeCase.f("text_list", ArrowType.List.INSTANCE, TypeCase.f("item", UTF8)))),
+            700,
+            0.1,
+            // Pages of 64 KiB: a 4 KiB page holds about one plain sector of rows, too few to fill
+            // a compressed one.
+            small.withCompressSectors(true).withPageBytes(64 * 1024)),
+        // 1.2: split records — a float32 vector column (ZIP_FIXED turned ZIP_VAR, one null row
+        // in ten) and lists of float64 vectors (ZIP_VAR; empty lists stay plain records).
+        new Golden(
+            "zip-split-floats",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "unit_vec",
+                        new ArrowType.FixedSizeList(300),
+                        TypeCase.notNull("item", F32)),
+                    TypeCase.f(
+                        "unit_list",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.f(
+                            "item",
+                            new ArrowType.FixedSizeList(40),
+                            TypeCase.notNull(
+                                "item",
+                                new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))))),
+            24,
+            0.1,
+            small.withSplitFloats(true)),
+        // 1.2: LISTS sectors — lists of uint64 (nullable lists) and large lists of int16, lists
+        // of 0 to 5 items; with nulls the sectors carry a validity bitmap.
+        new Golden(
+            "sectors-lists",
+            new Schema(
+                List.of(
+                    TypeCase.f(
+                        "list_u64",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(64, false))),
+                    TypeCase.notNull(
+                        "large_list_i16",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(16, true))))),
+            400,
+            0.1,
+            small.withPackLists(true)),
+        // 1.3: packed records — a group of sorted int32 ids (150 to 850 per row, gaps 1 to 24)
+        // and float32 values, and a nullable large list of sorted uint16 ids alone; ZIP_VAR pages
+        // where every record is packed (control 0x09).
+        new Golden(
+            "zip-packed-int-lists",
+            new Schema(
+                List.of(
+                    TypeCase.notNull(
+                        "ids_genes",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(32, true))),
+                    TypeCase.notNull(
+                        "ids_counts", ArrowType.List.INSTANCE, TypeCase.notNull("item", F32)),
+                    TypeCase.f(
+                        "ids_u16",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(16, false))))),
+            12,
+            0.1,
+            small
+                .withCompressSectors(true)
+                .withPackIntLists(true)
+                .withPageBytes(64 * 1024)
+                .withColumnGroup("ids_genes", "ids_counts")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("goldens")
+  void goldenFile(Golden g) throws Exception {
+    Path fresh = write(g, dir.resolve(g.name() + ".riffle"));
+    Path committed = GOLDEN.resolve(g.name() + ".riffle");
+    Path expected = GOLDEN.resolve(g.name() + ".expected.txt");
+    if (Boolean.getBoolean("golden.regenerate")) {
+      Files.createDirectories(GOLDEN);
+      Files.copy(fresh, committed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.writeString(expected, describe(committed));
+    }
+    assertThat(committed)
+        .as("golden file %s (regenerate only on request, see class doc)", committed)
+        .exists();
+    assertThat(describe(committed))
+        .as("values decoded from %s", committed)
+        .isEqualTo(Files.readString(expected));
+    try (FileReader reader = FileReader.open(committed, allocator)) {
+      String layouts = reader.describe().toString();
+      for (String layout : List.of("sectors", "zip-fixed", "zip-var", "zip-split", "zip-packed")) {
+        if (g.name().startsWith(layout)) {
+          String name =
+              layout.equals("zip-split") || layout.equals("zip-packed") ? "zip-var" : layout;
+          assertThat(layouts).as("%s covers the %s layout", g.name(), name).contains(name);
+        }
+      }
+      String version =
+          g.name().startsWith("zip-packed")
+              ? "1.3"
+              : g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
+                  ? "1.2"
+                  : g.options().sectorZstd() ? "1.1" : "1.0";
+      assertThat(reader.formatVersion()).isEqualTo(version);
+      if (g.name().startsWith("zip-split")) {
+        long[] controls = SplitRecordsTest.controls(reader, Files.readAllBytes(committed));
+        assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])
+            .as("split records in %s", g.name())
+            .isPositive();
+        assertThat(controls[ZipLayout.CONTROL_VALID])
+            .as("plain records in %s", g.name())
+            .isPositive();
+      }
+      if (g.name().startsWith("zip-packed")) {
+        long[] controls = PackedListsTest.controls(reader, Files.readAllBytes(committed));
+        assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED])
+            .as("packed records in %s", g.name())
+            .isPositive();
+        assertThat(controls[0]).as("null rows in %s", g.name()).isPositive();
+      }
+    }
+    if (g.name().equals("sectors-zstd")) {
+      for (int[] kinds : SectorZstdTest.sectorKinds(committed, allocator)) {
+        assertThat(kinds[1]).as("compressed sectors in every column of %s", g.name()).isPositive();
+      }
+    }
+    assertThat(Files.readAllBytes(fresh))
+        .as(
+            "the writer no longer reproduces %s byte for byte;"
+                + " if the format change is intended, regenerate and record it in spec/CHANGES.md",
+            committed)
+        .isEqualTo(Files.readAllBytes(committed));
+  }
+
+  private Path write(Golden g, Path file) throws IOException {
+    DictionaryProvider.MapDictionaryProvider dicts = new DictionaryProvider.MapDictionaryProvider();
+    List<AutoCloseable> owned = new ArrayList<>();
+    try {
+      for (Field f : g.schema().getFields()) {
+        if (f.getDictionary() != null) {
+          var d = RandomData.dictionary(f.getName(), 42, allocator);
+          owned.add(d);
+          dicts.put(new Dictionary(d, f.getDictionary()));
+        }
+      }
+      try (VectorSchemaRoot root =
+              RandomData.generate(g.schema(), g.rows(), 20261130L, g.nullRate(), allocator);
+          FileWriter w = FileWriter.create(file, g.schema(), dicts, g.options())) {
+        w.write(root);
+        w.finish();
+      }
+      return file;
+    } finally {
+      for (AutoCloseable c : owned) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  }
+
+  /** The schema, every row as text, and every dictionary, as decoded by the reader. */
+  private String describe(Path file) throws IOException {
+    StringBuilder out = new StringBuilder();
+    try (FileReader reader = FileReader.open(file, allocator)) {
+      out.append("schema: ").append(reader.arrowSchema()).append('\n');
+      out.append("rows: ").append(reader.rowCount()).append('\n');
+      ScanCursor cursor = reader.scan(null, 256);
+      VectorSchemaRoot batch;
+      while ((batch = cursor.next()) != null) {
+        try (VectorSchemaRoot b = batch) {
+          for (int i = 0; i < b.getRowCount(); i++) {
+            for (var v : b.getFieldVectors()) {
+              out.append(format(v.getObject(i))).append('\t');
+            }
+            out.append('\n');
+          }
+        }
+      }
+      DictionaryProvider dicts = reader.dictionaries();
+      for (long id : dicts.getDictionaryIds()) {
+        var v = dicts.lookup(id).getVector();
+        out.append("dictionary ").append(id).append(':');
+        for (int i = 0; i < v.getValueCount(); i++) {
+          out.append(' ').append(format(v.getObject(i)));
+        }
+        out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** Arrow's objects as stable text: byte arrays in hex (their toString is an identity hash). */
+  static String format(Object o) {
+    if (o instanceof byte[]) {
+      StringBuilder b = new StringBuilder("0x");
+      for (byte x : (byte[]) o) {
+        b.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+      }
+      return b.toString();
+    }
+    if (o instanceof java.util.List) {
+      List<String> items = new ArrayList<>();
+      for (Object x : (java.util.List<?>) o) {
+        items.add(format(x));
+      }
+      return items.toString();
+    }
+    if (o instanceof java.util.Map) {
+      StringBuilder b = new StringBuilder("{");
+      for (var e : ((java.util.Map<?, ?>) o).entrySet()) {
+        b.append(e.getKey()).append('=').append(format(e.getValue())).append(", ");
+      }
+      return b.append('}').toString();
+    }
+    if (o instanceof Character) {
+      // UInt2Vector returns chars, which may be lone surrogates: print the number.
+      return Integer.toString((Character) o);
+    }
+    return String.valueOf(o);
+  }
+}

@@ -1,0 +1,307 @@
+package dev.riffle.format.write;
+
+import static dev.riffle.format.testing.TypeCase.f;
+import static dev.riffle.format.testing.TypeCase.notNull;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
+import dev.riffle.format.FileReader;
+import dev.riffle.format.PageInfo;
+import dev.riffle.format.SectorLayout;
+import dev.riffle.format.testing.RandomData;
+import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.TypeCase;
+import dev.riffle.format.write.CorruptionTest.BytesSource;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** LISTS sectors (format 1.2, FORMAT.md §5.1): lists of fixed-width items with packed counts. */
+class ListSectorsTest {
+  // Packed records off, so that a file's version shows what LISTS sectors alone do.
+  private static final WriterOptions LISTS =
+      WriterOptions.defaults().withPackLists(true).withPackIntLists(false);
+
+  private final long seed = Seeds.seed();
+  private BufferAllocator allocator;
+
+  @BeforeEach
+  void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void tearDown() {
+    allocator.close();
+  }
+
+  private static final List<ArrowType> ITEMS =
+      List.of(
+          new ArrowType.Int(64, false),
+          new ArrowType.Int(32, true),
+          new ArrowType.Int(8, true),
+          ArrowType.Bool.INSTANCE,
+          new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE),
+          new ArrowType.FixedSizeBinary(20),
+          new ArrowType.Decimal(20, 3, 128));
+
+  /** One to three list columns of random item types, list or large list, nullable or not. */
+  private static Schema randomSchema(SplittableRandom r) {
+    List<Field> fields = new ArrayList<>();
+    int n = 1 + r.nextInt(3);
+    for (int i = 0; i < n; i++) {
+      ArrowType item = ITEMS.get(r.nextInt(ITEMS.size()));
+      ArrowType list = r.nextBoolean() ? ArrowType.List.INSTANCE : ArrowType.LargeList.INSTANCE;
+      Field items = notNull("item", item);
+      fields.add(r.nextBoolean() ? f("l" + i, list, items) : notNull("l" + i, list, items));
+    }
+    return new Schema(fields);
+  }
+
+  private byte[] write(Schema schema, int rows, long dataSeed, double nullRate, WriterOptions o)
+      throws IOException {
+    return RandomData.file(schema, rows, dataSeed, nullRate, o, allocator);
+  }
+
+  private FileReader open(String name, byte[] b) throws IOException {
+    return FileReader.open(new BytesSource(name, b), true, allocator);
+  }
+
+  /** Sectors per codec of every column: index = codec. */
+  static long[] codecs(FileReader r, byte[] b) throws IOException {
+    long[] counts = new long[4];
+    for (int c = 0; c < r.schema().columns().size(); c++) {
+      for (PageInfo p : r.pages(c)) {
+        if (p.layout() != ColumnLayout.LAYOUT_SECTORS) {
+          continue;
+        }
+        for (long at = p.offset(); at < p.offset() + p.byteLength(); at += 4096) {
+          counts[b[(int) at + SectorLayout.CODEC_OFFSET] & 3]++;
+        }
+      }
+    }
+    return counts;
+  }
+
+  @Test
+  void randomListsRoundTripInFewerSectors() throws Exception {
+    String where =
+        Seeds.reproduce(
+            "writer", ListSectorsTest.class, "randomListsRoundTripInFewerSectors", seed);
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int round = 0; round < 6; round++) {
+      Schema schema = randomSchema(r);
+      int rows = 1 + r.nextInt(3000);
+      double nullRate = r.nextInt(3) * 0.2;
+      long dataSeed = r.nextLong();
+      WriterOptions o = LISTS.withPageBytes(4096 << r.nextInt(5)).withZstdLevel(r.nextInt(2) * 3);
+      String what = where + " (round " + round + ", " + schema + ", " + rows + " rows)";
+      byte[] lists = write(schema, rows, dataSeed, nullRate, o);
+      byte[] plain = write(schema, rows, dataSeed, nullRate, o.withPackLists(false));
+      try (FileReader a = open("lists.riffle", lists);
+          FileReader b = open("plain.riffle", plain);
+          VectorSchemaRoot source =
+              RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
+        assertThat(a.formatVersion()).as(what).isEqualTo("1.2");
+        assertThat(b.formatVersion()).as(what).isIn("1.0", "1.1");
+        long[] ca = codecs(a, lists);
+        long[] cb = codecs(b, plain);
+        assertThat(cb[SectorLayout.CODEC_LISTS]).as(what).isZero();
+        if (o.zstdLevel() == 0) {
+          assertThat(ca[SectorLayout.CODEC_RECORDS]).as(what + ": record sectors").isZero();
+        }
+        assertThat(ca[0] + ca[1] + ca[2] + ca[3])
+            .as(what + ": sectors")
+            .isLessThanOrEqualTo(cb[0] + cb[1] + cb[2] + cb[3]);
+        SameRows.assertSameRows(what, a, source, r, 500, 700);
+      }
+    }
+  }
+
+  /** The file CorruptionTest damages in every way it knows has LISTS sectors in both columns. */
+  @Test
+  void theCorruptionTestFileHasListSectors() throws Exception {
+    TypeCase c =
+        CorruptionTest.fileCases().stream()
+            .filter(t -> t.name.equals("sectors_lists"))
+            .findFirst()
+            .orElseThrow();
+    byte[] b =
+        CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
+    try (FileReader r = open("sectors_lists.riffle", b)) {
+      assertThat(r.formatVersion()).isEqualTo("1.2");
+      assertThat(r.pages(0).size()).isGreaterThan(1);
+      for (int col = 0; col < 2; col++) {
+        int lists = 0;
+        for (PageInfo p : r.pages(col)) {
+          for (long at = p.offset(); at < p.offset() + p.byteLength(); at += 4096) {
+            lists += b[(int) at + SectorLayout.CODEC_OFFSET] == SectorLayout.CODEC_LISTS ? 1 : 0;
+          }
+        }
+        assertThat(lists).as("LISTS sectors in column " + col).isPositive();
+      }
+    }
+  }
+
+  /** FORMAT.md §5.1, Example E, byte for byte. */
+  @Test
+  void specExampleE() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        FileWriter w = FileWriter.create(out, schema, null, LISTS)) {
+      org.apache.arrow.vector.complex.ListVector l =
+          (org.apache.arrow.vector.complex.ListVector) root.getVector(0);
+      org.apache.arrow.vector.UInt8Vector items =
+          (org.apache.arrow.vector.UInt8Vector) l.getDataVector();
+      root.allocateNew();
+      int at = l.startNewValue(0);
+      items.setSafe(at, 7);
+      items.setSafe(at + 1, 8);
+      l.endValue(0, 2);
+      l.setNull(1);
+      at = l.startNewValue(2);
+      items.setSafe(at, 9);
+      l.endValue(2, 1);
+      l.setValueCount(3);
+      root.setRowCount(3);
+      w.write(root);
+      w.finish();
+    }
+    byte[] b = out.toByteArray();
+    byte[] sector =
+        java.util.Arrays.copyOfRange(b, FileLayout.DATA_OFFSET, FileLayout.DATA_OFFSET + 42);
+    assertThat(java.util.HexFormat.of().formatHex(sector))
+        .isEqualTo(
+            "0300030101080000"
+                + "0100000000000000"
+                + "05"
+                + "01"
+                + "0700000000000000"
+                + "0800000000000000"
+                + "0900000000000000");
+  }
+
+  @Test
+  void aRowIsOneSectorRead() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
+    byte[] b = write(schema, 3000, 9, 0.1, LISTS);
+    try (FileReader r = open("one-read.riffle", b)) {
+      assertThat(codecs(r, b)[SectorLayout.CODEC_LISTS]).isGreaterThan(1);
+      r.loadColumns(null);
+      SplittableRandom rnd = new SplittableRandom(seed);
+      for (int i = 0; i < 50; i++) {
+        r.stats().reset();
+        try (VectorSchemaRoot got = r.take(new long[] {rnd.nextInt(3000)}, null)) {
+          assertThat(got.getRowCount()).isEqualTo(1);
+        }
+        assertThat(r.stats().reads()).isEqualTo(1);
+        assertThat(r.stats().sectors()).isEqualTo(1);
+        assertThat(r.stats().bytesRead()).isEqualTo(FileLayout.SECTOR_BYTES);
+      }
+    }
+  }
+
+  @Test
+  void onByDefaultAndOnlyForListsOfFixedWidthItems() throws Exception {
+    Schema lists =
+        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
+    byte[] byDefault = write(lists, 500, 3, 0.1, WriterOptions.defaults().withPackIntLists(false));
+    assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS));
+    try (FileReader r = open("default.riffle", byDefault);
+        FileReader off =
+            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withPackLists(false)))) {
+      assertThat(r.formatVersion()).isEqualTo("1.2");
+      assertThat(off.formatVersion()).isEqualTo("1.1");
+    }
+    // Nullable items, variable-width items, maps: not LISTS columns; the file is as before.
+    Schema others =
+        new Schema(
+            List.of(
+                f("a", ArrowType.List.INSTANCE, f("item", ITEMS.get(0))),
+                f("b", ArrowType.List.INSTANCE, notNull("item", ArrowType.Utf8.INSTANCE)),
+                f("c", new ArrowType.FixedSizeList(3), notNull("item", ITEMS.get(1)))));
+    assertThat(write(others, 500, 3, 0.1, LISTS))
+        .isEqualTo(write(others, 500, 3, 0.1, WriterOptions.defaults()));
+  }
+
+  @Test
+  void readersOfOlderVersionsRefuseListSectors() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
+    byte[] b = write(schema, 300, 11, 0, LISTS);
+    byte[] as11 = b.clone();
+    ByteBuffer buf = ByteBuffer.wrap(as11).order(ByteOrder.LITTLE_ENDIAN);
+    buf.putShort(10, (short) 1);
+    buf.putShort(
+        as11.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) 1);
+    CorruptionTest.repairChecksums(as11);
+    try (FileReader r = open("as-1.1.riffle", as11)) {
+      assertThatThrownBy(() -> r.take(new long[] {0}, null).close())
+          .isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining("as-1.1.riffle at offset " + (FileLayout.DATA_OFFSET + 2))
+          .hasMessageContaining("unknown sector codec 3");
+    }
+  }
+
+  /**
+   * Header bytes and packed counts of LISTS sectors set to other values, checksums repaired: a take
+   * of every row of the sector decodes or reports corruption naming the file and an offset.
+   */
+  @Test
+  void damagedListSectorsAreReportedAsCorrupt() throws Exception {
+    String where =
+        Seeds.reproduce(
+            "writer", ListSectorsTest.class, "damagedListSectorsAreReportedAsCorrupt", seed);
+    SplittableRandom r = new SplittableRandom(seed);
+    Schema schema =
+        new Schema(List.of(f("list_i32", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(1)))));
+    byte[] b = write(schema, 400, 5, 0.1, LISTS.withPageBytes(4096));
+    int sector = FileLayout.DATA_OFFSET;
+    assertThat(b[sector + SectorLayout.CODEC_OFFSET]).isEqualTo((byte) SectorLayout.CODEC_LISTS);
+    long rows = b[sector] & 0xFF | (b[sector + 1] & 0xFF) << 8;
+    long[] all = new long[(int) rows];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    int corrupt = 0;
+    for (int i = 2; i < 120; i++) {
+      if (i >= 16 && r.nextInt(4) != 0) {
+        continue;
+      }
+      for (int value : new int[] {0, 1, 0x7F, 0xFF, b[sector + i] ^ 0x04}) {
+        byte[] c = b.clone();
+        c[sector + i] = (byte) value;
+        CorruptionTest.repairChecksums(c);
+        String name = "lists-" + i + "-" + value + ".riffle";
+        try (FileReader rd = open(name, c);
+            VectorSchemaRoot got = rd.take(all, null)) {
+          assertThat(got.getRowCount()).isEqualTo(all.length);
+        } catch (CorruptFileException e) {
+          corrupt++;
+          assertThat(CorruptionTest.messageProblem(e, name, c.length)).as(where).isNull();
+        }
+      }
+    }
+    assertThat(corrupt).as(where + ": damage found").isPositive();
+  }
+}

@@ -1,0 +1,463 @@
+package dev.riffle.format.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
+import dev.riffle.format.FileReader;
+import dev.riffle.format.PageInfo;
+import dev.riffle.format.SectorLayout;
+import dev.riffle.format.ZipLayout;
+import dev.riffle.format.testing.TypeCase;
+import dev.riffle.format.write.CorruptionTest.BytesSource;
+import dev.riffle.format.write.CorruptionTest.KnownBug;
+import dev.riffle.format.write.CorruptionTest.Observer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Fuzzes "open + read everything" ({@link CorruptionTest#readEverything}: describe, pages,
+ * dictionaries, a full scan, a take of every row in shuffled order checked against the scan, a
+ * projected take), and separately a take of every row before any scan, on arbitrary bytes. The only
+ * exception allowed is {@link CorruptFileException}, whose message must name the input and an
+ * offset inside it; anything else, an {@link OutOfMemoryError}, a leaked Arrow buffer or a hang is
+ * a finding. Each input is read as it is and, where that changes it, once more with every checksum
+ * recomputed ({@link CorruptionTest#repairChecksums}), so that mutations reach the parsers and
+ * decoders behind the checksums.
+ *
+ * <p>Every {@code mvn test} runs the fuzz test in regression mode over the committed inputs in
+ * {@code src/test/resources/dev/riffle/format/write/ReaderFuzzTestInputs/fuzz/} (small valid files
+ * of every layout and some damaged ones; regenerate with {@code -Dcorpus.regenerate=true}). To
+ * fuzz:
+ *
+ * <pre>
+ * JAZZER_FUZZ=1 mvn -pl format test -Dtest=ReaderFuzzTest#fuzz
+ * </pre>
+ *
+ * for {@code maxDuration}; a crashing input is saved into the inputs directory and so becomes a
+ * regression test. The inputs of reader bugs found so far live in {@code ReaderFuzzTestBugs/} (and
+ * in the corpus) with a strict regression test each below. A bug not fixed yet gets a
+ * {@code @Disabled} test and a {@link KnownBug} entry, which the fuzz test tolerates so that
+ * fuzzing finds new ones ({@code -Driffle.knownBugs=fail} tolerates none).
+ */
+class ReaderFuzzTest {
+  static final Path RESOURCES =
+      Path.of("src", "test", "resources", "dev", "riffle", "format", "write");
+  static final Path INPUTS = RESOURCES.resolve("ReaderFuzzTestInputs").resolve("fuzz");
+  static final Path BUGS = RESOURCES.resolve("ReaderFuzzTestBugs");
+
+  private static final boolean FUZZING =
+      System.getenv("JAZZER_FUZZ") != null && !System.getenv("JAZZER_FUZZ").isEmpty();
+
+  @FuzzTest(maxDuration = "3m")
+  void fuzz(byte[] input) throws Throwable {
+    if (FUZZING) {
+      // libFuzzer's -timeout catches hangs; a thread per input would only slow fuzzing down.
+      readAsIsAndRepaired(input, false);
+    } else {
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(10), () -> readAsIsAndRepaired(input, false), "read hangs");
+    }
+  }
+
+  static void readAsIsAndRepaired(byte[] input, boolean strict) throws Throwable {
+    readAll(input, "fuzz-input.riffle", strict);
+    byte[] repaired = input.clone();
+    CorruptionTest.repairChecksums(repaired);
+    if (!Arrays.equals(input, repaired)) {
+      readAll(repaired, "fuzz-input-crc-repaired.riffle", strict);
+    }
+  }
+
+  /**
+   * Reads everything; returns normally if the bytes read or are reported corrupt, throws otherwise.
+   * Unless {@code strict}, an exception that is a {@link KnownBug} is tolerated.
+   */
+  static void readAll(byte[] bytes, String name, boolean strict) throws Throwable {
+    read(bytes, name, strict, false);
+    read(bytes, name, strict, true);
+  }
+
+  /**
+   * One read: everything (scan first), or, with {@code takeFirst}, only a take of all rows, which
+   * reaches the take's decoding of records that a scan would have rejected by their page CRC.
+   */
+  private static void read(byte[] bytes, String name, boolean strict, boolean takeFirst)
+      throws Throwable {
+    try (BufferAllocator a = new RootAllocator(CorruptionTest.READ_MEMORY_LIMIT)) {
+      BytesSource source = new BytesSource(name, bytes);
+      boolean opened = false;
+      try (FileReader r = FileReader.open(source, true, a)) {
+        opened = true;
+        if (takeFirst) {
+          long[] rows = CorruptionTest.shuffledRows(r.rowCount(), bytes.length);
+          try (VectorSchemaRoot got = r.take(rows, null)) {
+            assertThat(got.getRowCount()).isEqualTo(rows.length);
+          }
+        } else {
+          CorruptionTest.readEverything(r, null, Observer.NONE, a);
+        }
+      } catch (CorruptFileException e) {
+        String problem = CorruptionTest.messageProblem(e, name, bytes.length);
+        if (problem != null && (strict || KnownBug.match(e) == null)) {
+          throw new AssertionError(problem, e);
+        }
+      } catch (Throwable t) {
+        if (strict || KnownBug.match(t) == null) {
+          throw t;
+        }
+      }
+      if (opened && !source.closed) {
+        throw new AssertionError("the reader did not close the source it owns");
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reader bugs found by these tests, now fixed: each input must read strictly (only
+  // CorruptFileException, with the file name and offset). New bugs go here as @Disabled tests
+  // with a KnownBug entry until they are fixed.
+
+  @Test
+  void zstdExceptionEscapesDecodeVar() throws Throwable {
+    readBug("zstd-damaged-frame.riffle");
+  }
+
+  @Test
+  void allocationSizedBySchemaFixedSizeList() throws Throwable {
+    readBug("huge-fixed-size-list.riffle");
+  }
+
+  @Test
+  void fixedSizeListCapacityOverflows() throws Throwable {
+    readBug("fixed-size-list-capacity-overflow.riffle");
+  }
+
+  @Test
+  void booleanValueErrorLacksFileName() throws Throwable {
+    readBug("bool-value-out-of-range.riffle");
+  }
+
+  private static void readBug(String file) throws Throwable {
+    byte[] bytes = Files.readAllBytes(BUGS.resolve(file));
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(10), () -> readAsIsAndRepaired(bytes, true), file + " hangs");
+  }
+
+  @Test
+  void corpusIsThere() throws IOException {
+    try (var files = Files.list(INPUTS)) {
+      assertThat(files.count()).as(INPUTS.toString()).isGreaterThanOrEqualTo(10);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The corpus
+
+  /**
+   * Writes the seed corpus and the bug inputs: {@code mvn -pl format test -Dtest=ReaderFuzzTest
+   * -Dcorpus.regenerate=true}. Files are deterministic (fixed seeds) and below 30 KB. The bug
+   * inputs bool-value-out-of-range and fixed-size-list-capacity-overflow were found by fuzzing and
+   * are kept as they are.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateCorpus() throws Throwable {
+    Files.createDirectories(INPUTS);
+    Files.createDirectories(BUGS);
+    long seed = 0x5eed;
+    try (BufferAllocator a = new RootAllocator()) {
+      List<TypeCase> cases = CorruptionTest.fileCases();
+      TypeCase all = cases.get(0);
+      List<Field> fields = all.schema.getFields();
+      TypeCase values =
+          new TypeCase("sectors-values", new Schema(fields.subList(0, 4)), List.of(), 0);
+      TypeCase records =
+          new TypeCase(
+              "sectors-records", new Schema(fields.subList(4, fields.size())), List.of(), 0);
+      byte[] sectors = write(a, values, 400, seed);
+      byte[] sectorRecords = write(a, records, 80, seed);
+      byte[] zipFixed = write(a, cases.get(1), 4, seed);
+      byte[] zipVar = write(a, cases.get(2), 2, seed);
+      byte[] dictionary = write(a, cases.get(3), 200, seed);
+      byte[] groups = write(a, cases.get(4), 60, seed);
+      byte[] nested = write(a, cases.get(5), 60, seed);
+      byte[] empty = write(a, values, 0, seed);
+      save("valid-sectors-values", sectors);
+      save("valid-sectors-records", sectorRecords);
+      save("valid-zip-fixed", zipFixed);
+      save("valid-zip-var-zstd", zipVar);
+      save("valid-dictionary", dictionary);
+      save("valid-groups", groups);
+      save("valid-nested", nested);
+      save("valid-empty", empty);
+      // Damaged copies.
+      save("truncated-sectors", Arrays.copyOf(sectors, sectors.length / 2));
+      save("flipped-footer-dictionary", flip(dictionary, dictionary.length - 30, 0x10));
+      save("flipped-sector-sectors", flip(sectors, FileLayout.DATA_OFFSET + 20, 0x01));
+      int zipPage = firstPage(a, zipVar, ColumnLayout.LAYOUT_ZIP_VAR);
+      save("flipped-zip-page-zip-var", flip(zipVar, zipPage + 3, 0x80));
+      byte[] zeroed = groups.clone();
+      Arrays.fill(zeroed, groups.length - 400, groups.length - 200, (byte) 0);
+      save("zeroed-metadata-groups", zeroed);
+      byte[] repaired = flip(nested, schemaOffset(nested) + 5, 0x04);
+      CorruptionTest.repairChecksums(repaired);
+      save("schema-flip-crc-repaired-nested", repaired);
+
+      // Bug inputs (strict reads must fail with the bug, or the input is not what it claims).
+      Files.write(BUGS.resolve("zstd-damaged-frame.riffle"), zstdBug(a, zipVar));
+      Files.write(BUGS.resolve("huge-fixed-size-list.riffle"), hugeFixedSizeList(zipFixed));
+    }
+  }
+
+  /**
+   * Adds the compressed-sector inputs (format 1.1) to the corpus without touching the others:
+   * {@code mvn -pl format test -Dtest=ReaderFuzzTest#regenerateSectorZstdCorpus
+   * -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateSectorZstdCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      List<TypeCase> cases = CorruptionTest.fileCases();
+      TypeCase zstd = cases.get(cases.size() - 1);
+      assertThat(zstd.name).isEqualTo("sectors_zstd");
+      byte[] valid = write(a, zstd, 250, 0x5eed);
+      save("valid-sectors-zstd", valid);
+      save("truncated-sectors-zstd", Arrays.copyOf(valid, valid.length / 2));
+      int page = firstCompressedSector(a, valid);
+      byte[] flipped = flip(valid, page + SectorLayout.HEADER_BYTES + 20, 0x21);
+      CorruptionTest.repairChecksums(flipped);
+      save("flipped-frame-crc-repaired-sectors-zstd", flipped);
+      byte[] length = flip(valid, page + SectorLayout.FRAME_LENGTH_OFFSET, 0x03);
+      CorruptionTest.repairChecksums(length);
+      save("frame-length-crc-repaired-sectors-zstd", length);
+    }
+  }
+
+  /**
+   * Adds the split-record inputs (format 1.2) to the corpus without touching the others: {@code mvn
+   * -pl format test -Dtest=ReaderFuzzTest#regenerateSplitCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateSplitCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase split =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_split"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, split, 8, 0x5eed);
+      save("valid-zip-split", valid);
+      save("truncated-zip-split", Arrays.copyOf(valid, valid.length / 2));
+      int record = firstSplitRecord(a, valid);
+      // The stride, the first plane's frame length, and a byte inside the planes.
+      byte[] stride = flip(valid, record + 1, 0x0C);
+      CorruptionTest.repairChecksums(stride);
+      save("stride-crc-repaired-zip-split", stride);
+      byte[] frame = flip(valid, record + 4, 0x01);
+      CorruptionTest.repairChecksums(frame);
+      save("frame-length-crc-repaired-zip-split", frame);
+      byte[] plane = flip(valid, record + 20, 0x40);
+      CorruptionTest.repairChecksums(plane);
+      save("flipped-plane-crc-repaired-zip-split", plane);
+    }
+  }
+
+  /**
+   * Adds the LISTS-sector inputs (format 1.2) to the corpus without touching the others: {@code mvn
+   * -pl format test -Dtest=ReaderFuzzTest#regenerateListsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateListsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase lists =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("sectors_lists"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, lists, 300, 0x5eed);
+      save("valid-sectors-lists", valid);
+      save("truncated-sectors-lists", Arrays.copyOf(valid, valid.length / 2));
+      int sector = FileLayout.DATA_OFFSET;
+      assertThat(valid[sector + SectorLayout.CODEC_OFFSET])
+          .isEqualTo((byte) SectorLayout.CODEC_LISTS);
+      // The count width, the item width, and the packed counts.
+      byte[] width = flip(valid, sector + SectorLayout.BIT_WIDTH_OFFSET, 0x08);
+      CorruptionTest.repairChecksums(width);
+      save("count-width-crc-repaired-sectors-lists", width);
+      byte[] item = flip(valid, sector + SectorLayout.VALUE_WIDTH_OFFSET, 0x02);
+      CorruptionTest.repairChecksums(item);
+      save("item-width-crc-repaired-sectors-lists", item);
+      byte[] counts = flip(valid, sector + SectorLayout.HEADER_BYTES + 40, 0x30);
+      CorruptionTest.repairChecksums(counts);
+      save("flipped-counts-crc-repaired-sectors-lists", counts);
+    }
+  }
+
+  /**
+   * Adds the packed-record inputs (format 1.3) to the corpus without touching the others: {@code
+   * mvn -pl format test -Dtest=ReaderFuzzTest#regeneratePackedCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regeneratePackedCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase packed =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_packed"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, packed, 3, 0x5eed);
+      save("valid-zip-packed", valid);
+      save("truncated-zip-packed", Arrays.copyOf(valid, valid.length / 2));
+      int record = firstRecord(a, valid, ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED);
+      // The item count, the first item, and a byte inside the packed deltas.
+      byte[] count = flip(valid, record + 2, 0x02);
+      CorruptionTest.repairChecksums(count);
+      save("count-crc-repaired-zip-packed", count);
+      byte[] first = flip(valid, record + 3, 0x41);
+      CorruptionTest.repairChecksums(first);
+      save("first-crc-repaired-zip-packed", first);
+      byte[] deltas = flip(valid, record + 30, 0x18);
+      CorruptionTest.repairChecksums(deltas);
+      save("flipped-deltas-crc-repaired-zip-packed", deltas);
+    }
+  }
+
+  private static int firstSplitRecord(BufferAllocator a, byte[] b) throws IOException {
+    return firstRecord(a, b, ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT);
+  }
+
+  private static int firstRecord(BufferAllocator a, byte[] b, int control) throws IOException {
+    try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
+      for (int c = 0; c < r.schema().columns().size(); c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() != ColumnLayout.LAYOUT_ZIP_VAR) {
+            continue;
+          }
+          for (int k = 0; k < p.rowCount(); k++) {
+            int at = (int) (p.offset() + p.index().get(k));
+            if (b[at] == control) {
+              return at;
+            }
+          }
+        }
+      }
+    }
+    throw new AssertionError("no record with control " + control);
+  }
+
+  private static int firstCompressedSector(BufferAllocator a, byte[] b) throws IOException {
+    try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
+      for (int c = 0; c < r.schema().columns().size(); c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() != ColumnLayout.LAYOUT_SECTORS) {
+            continue;
+          }
+          for (long at = p.offset(); at < p.offset() + p.byteLength(); at += 4096) {
+            if ((b[(int) at + SectorLayout.FLAGS_OFFSET] & SectorLayout.FLAG_ZSTD) != 0) {
+              return (int) at;
+            }
+          }
+        }
+      }
+    }
+    throw new AssertionError("no compressed sector");
+  }
+
+  private static byte[] write(BufferAllocator a, TypeCase c, int rows, long seed)
+      throws IOException {
+    return CorruptionTest.writeFile(c, rows, seed, CorruptionTest.NULL_RATE, a);
+  }
+
+  private static void save(String name, byte[] bytes) throws IOException {
+    System.out.println(name + ": " + bytes.length + " bytes");
+    assertThat(bytes.length).as(name).isLessThan(30_000);
+    Files.write(INPUTS.resolve(name + ".riffle"), bytes);
+  }
+
+  private static byte[] flip(byte[] b, int at, int mask) {
+    byte[] c = b.clone();
+    c[at] ^= (byte) mask;
+    return c;
+  }
+
+  private static int schemaOffset(byte[] b) {
+    return (int)
+        ByteBuffer.wrap(b)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .getLong(b.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_SCHEMA_OFFSET);
+  }
+
+  private static int firstPage(BufferAllocator a, byte[] b, int layout) throws IOException {
+    try (FileReader r = FileReader.open(new BytesSource("x", b), true, a)) {
+      for (int c = 0; c < r.schema().columns().size(); c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() == layout) {
+            return (int) p.offset();
+          }
+        }
+      }
+    }
+    throw new AssertionError("no page of layout " + layout);
+  }
+
+  /** A zstd record with one byte of its frame flipped, every checksum repaired. */
+  private static byte[] zstdBug(BufferAllocator a, byte[] zipVar) throws Throwable {
+    int page = firstPage(a, zipVar, ColumnLayout.LAYOUT_ZIP_VAR);
+    for (int at = page + 1 + 6; at < page + 4096; at++) {
+      byte[] b = flip(zipVar, at, 0x55);
+      CorruptionTest.repairChecksums(b);
+      try {
+        readAll(b, "probe", true);
+      } catch (RuntimeException e) {
+        if (e.getClass().getName().equals("com.github.luben.zstd.ZstdException")) {
+          return b;
+        }
+      }
+    }
+    throw new AssertionError("no flip shows the zstd bug");
+  }
+
+  /**
+   * The zip-fixed file (4 rows) with its FixedSizeList(300) "vec300" declared FixedSizeList(2^27):
+   * a scan batch of 4 rows then needs 2 GiB of floats.
+   */
+  private static byte[] hugeFixedSizeList(byte[] zipFixed) {
+    byte[] b = zipFixed.clone();
+    int from = schemaOffset(b);
+    byte[] name = "vec300".getBytes(StandardCharsets.UTF_8);
+    for (int i = from; i < b.length - name.length; i++) {
+      if (Arrays.equals(b, i, i + name.length, name, 0, name.length)) {
+        ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int type = i + name.length;
+        assertThat(b[type]).as("type code").isEqualTo((byte) 14);
+        assertThat(buf.getInt(type + 1)).isEqualTo(300);
+        buf.putInt(type + 1, 1 << 27);
+        CorruptionTest.repairChecksums(b);
+        return b;
+      }
+    }
+    throw new AssertionError("no vec300 in the schema");
+  }
+}

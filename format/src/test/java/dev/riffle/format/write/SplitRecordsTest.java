@@ -1,0 +1,300 @@
+package dev.riffle.format.write;
+
+import static dev.riffle.format.testing.TypeCase.f;
+import static dev.riffle.format.testing.TypeCase.notNull;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
+import dev.riffle.format.FileReader;
+import dev.riffle.format.PageInfo;
+import dev.riffle.format.UnsupportedVersionException;
+import dev.riffle.format.ZipLayout;
+import dev.riffle.format.testing.RandomData;
+import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.TypeCase;
+import dev.riffle.format.write.CorruptionTest.BytesSource;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Split records (format 1.2, FORMAT.md §5.3): wide float rows stored as byte planes. */
+class SplitRecordsTest {
+  private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  private static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+
+  // LISTS sectors and packed records off, so that a file's version shows what split records alone
+  // do.
+  private static final WriterOptions SPLIT =
+      WriterOptions.defaults().withSplitFloats(true).withPackLists(false).withPackIntLists(false);
+
+  private final long seed = Seeds.seed();
+  private BufferAllocator allocator;
+
+  @BeforeEach
+  void setUp() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void tearDown() {
+    allocator.close();
+  }
+
+  /** A random schema of one wide float column: a vector, or a list of vectors; f32 or f64. */
+  private static Schema randomSchema(SplittableRandom r) {
+    ArrowType item = r.nextBoolean() ? F32 : F64;
+    // Rows of at least 1200 bytes: smaller ones go to sectors.
+    int dim = 300 + r.nextInt(600);
+    Field vec =
+        f(
+            "unit_v",
+            new ArrowType.FixedSizeList(dim),
+            r.nextBoolean() ? notNull("item", item) : f("item", item));
+    if (r.nextBoolean()) {
+      return new Schema(List.of(vec));
+    }
+    return new Schema(
+        List.of(
+            f(
+                "unit_l",
+                ArrowType.List.INSTANCE,
+                f("item", new ArrowType.FixedSizeList(dim), notNull("item", item)))));
+  }
+
+  private byte[] write(Schema schema, int rows, long dataSeed, double nullRate, WriterOptions o)
+      throws IOException {
+    return RandomData.file(schema, rows, dataSeed, nullRate, o, allocator);
+  }
+
+  private FileReader open(String name, byte[] b) throws IOException {
+    return FileReader.open(new BytesSource(name, b), true, allocator);
+  }
+
+  /** Counts of ZIP_VAR records by control byte, over all columns: index = control value. */
+  static long[] controls(FileReader r, byte[] b) throws IOException {
+    long[] counts = new long[8];
+    for (int c = 0; c < r.schema().columns().size(); c++) {
+      for (PageInfo p : r.pages(c)) {
+        if (p.layout() != ColumnLayout.LAYOUT_ZIP_VAR) {
+          continue;
+        }
+        for (int k = 0; k < p.rowCount(); k++) {
+          counts[b[(int) (p.offset() + p.index().get(k))] & 7]++;
+        }
+      }
+    }
+    return counts;
+  }
+
+  private static long dataBytes(FileReader r) throws IOException {
+    long sum = 0;
+    for (int c = 0; c < r.schema().columns().size(); c++) {
+      for (PageInfo p : r.pages(c)) {
+        sum += p.byteLength();
+      }
+    }
+    return sum;
+  }
+
+  @Test
+  void randomFloatRowsRoundTripSmallerThanUnsplit() throws Exception {
+    String where =
+        Seeds.reproduce(
+            "writer", SplitRecordsTest.class, "randomFloatRowsRoundTripSmallerThanUnsplit", seed);
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int round = 0; round < 4; round++) {
+      Schema schema = randomSchema(r);
+      int rows = 20 + r.nextInt(200);
+      double nullRate = r.nextInt(3) * 0.1;
+      long dataSeed = r.nextLong();
+      WriterOptions o = SPLIT.withPageBytes(4096 << r.nextInt(6));
+      String what = where + " (round " + round + ", " + schema + ", " + rows + " rows)";
+      byte[] split = write(schema, rows, dataSeed, nullRate, o);
+      byte[] plain = write(schema, rows, dataSeed, nullRate, o.withSplitFloats(false));
+      try (FileReader a = open("split.riffle", split);
+          FileReader b = open("plain.riffle", plain);
+          VectorSchemaRoot source =
+              RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
+        assertThat(a.formatVersion()).as(what).isEqualTo("1.2");
+        assertThat(b.formatVersion()).as(what).isEqualTo("1.1");
+        assertThat(controls(a, split)[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])
+            .as(what + ": split records")
+            .isPositive();
+        assertThat(controls(b, plain)[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])
+            .as(what)
+            .isZero();
+        // Pages hold the same rows either way, and every split record is smaller than its
+        // plain form. (The file need not be smaller: with small pages, 4 KiB alignment can eat
+        // the gain while ZIP_VAR adds an index to the column block.)
+        assertThat(dataBytes(a)).as(what + ": page bytes").isLessThan(dataBytes(b));
+        SameRows.assertSameRows(what, a, source, r, Integer.MAX_VALUE, 50);
+      }
+    }
+  }
+
+  @Test
+  void aSplitRowIsOneReadOfExactlyItsRecord() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(768), notNull("item", F32))));
+    byte[] b = write(schema, 40, 7, 0.1, SPLIT);
+    try (FileReader r = open("one-read.riffle", b)) {
+      r.loadColumns(null);
+      PageInfo p = r.pages(0).get(0);
+      assertThat(p.layout()).isEqualTo(ColumnLayout.LAYOUT_ZIP_VAR);
+      for (int k = 0; k < p.rowCount(); k++) {
+        r.stats().reset();
+        try (VectorSchemaRoot got = r.take(new long[] {p.firstRow() + k}, null)) {
+          assertThat(got.getRowCount()).isEqualTo(1);
+        }
+        assertThat(r.stats().reads()).isEqualTo(1);
+        assertThat(r.stats().rounds()).isEqualTo(1);
+        assertThat(r.stats().bytesRead()).isEqualTo(p.index().get(k + 1) - p.index().get(k));
+      }
+    }
+  }
+
+  /** The file CorruptionTest damages in every way it knows does hold split records. */
+  @Test
+  void theCorruptionTestFileHasSplitRecords() throws Exception {
+    TypeCase c =
+        CorruptionTest.fileCases().stream()
+            .filter(t -> t.name.equals("zip_split"))
+            .findFirst()
+            .orElseThrow();
+    byte[] b =
+        CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
+    try (FileReader r = open("zip_split.riffle", b)) {
+      assertThat(r.formatVersion()).isEqualTo("1.2");
+      long[] controls = controls(r, b);
+      assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT]).isPositive();
+      assertThat(r.pages(0).size()).isGreaterThan(1);
+    }
+  }
+
+  @Test
+  void splitRecordsAreOffByDefault() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(500), notNull("item", F32))));
+    byte[] on = write(schema, 30, 11, 0.1, SPLIT);
+    byte[] byDefault = write(schema, 30, 11, 0.1, WriterOptions.defaults());
+    assertThat(byDefault).isEqualTo(write(schema, 30, 11, 0.1, SPLIT.withSplitFloats(false)));
+    try (FileReader r = open("default.riffle", byDefault)) {
+      assertThat(r.formatVersion()).isEqualTo("1.1");
+    }
+    assertThat(on.length).isLessThan(byDefault.length);
+  }
+
+  @Test
+  void filesWithoutWideFloatColumnsAreUnchanged() throws Exception {
+    Schema schema =
+        new Schema(
+            List.of(
+                f("x", F32),
+                f("long_text", ArrowType.Utf8.INSTANCE),
+                f("list", ArrowType.List.INSTANCE, notNull("item", new ArrowType.Int(32, true)))));
+    byte[] on = write(schema, 300, 3, 0.1, SPLIT);
+    byte[] off = write(schema, 300, 3, 0.1, SPLIT.withSplitFloats(false));
+    assertThat(on).isEqualTo(off);
+    try (FileReader r = open("no-floats.riffle", on)) {
+      assertThat(r.formatVersion()).isEqualTo("1.1");
+    }
+  }
+
+  @Test
+  void readersOfOlderVersionsRefuseSplitRecords() throws Exception {
+    Schema schema =
+        new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(500), notNull("item", F32))));
+    byte[] b = write(schema, 30, 11, 0, SPLIT);
+    // Marked 1.1, a file may not use them: the control byte is unknown there.
+    byte[] as11 = withMinor(b, 1);
+    try (FileReader r = open("as-1.1.riffle", as11)) {
+      assertThatThrownBy(() -> r.take(new long[] {0}, null).close())
+          .isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining("as-1.1.riffle at offset")
+          .hasMessageContaining("bad control byte 5");
+    }
+    // A newer minor is refused by its number, before anything else is read.
+    assertThatThrownBy(() -> open("as-1.4.riffle", withMinor(b, 4)).close())
+        .isInstanceOf(UnsupportedVersionException.class)
+        .hasMessageContaining("format version 1.4 is not supported; this reader reads 1.0 to 1.3");
+  }
+
+  private static byte[] withMinor(byte[] b, int minor) {
+    byte[] c = b.clone();
+    ByteBuffer buf = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
+    buf.putShort(10, (short) minor);
+    buf.putShort(
+        c.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) minor);
+    CorruptionTest.repairChecksums(c);
+    return c;
+  }
+
+  /**
+   * Every byte of the header and frame lengths of split records, and bytes of their planes, set to
+   * other values: a take of the row decodes or reports corruption naming the file and an offset in
+   * it, never anything else (records of ZIP_VAR pages have no checksum a take checks).
+   */
+  @Test
+  void damagedSplitRecordsAreReportedAsCorrupt() throws Exception {
+    String where =
+        Seeds.reproduce(
+            "writer", SplitRecordsTest.class, "damagedSplitRecordsAreReportedAsCorrupt", seed);
+    SplittableRandom r = new SplittableRandom(seed);
+    Schema schema =
+        new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(300), notNull("item", F32))));
+    byte[] b = write(schema, 12, 5, 0, SPLIT.withPageBytes(4096));
+    List<long[]> records = new ArrayList<>(); // {row, offset, length}
+    try (FileReader rd = open("x", b)) {
+      for (PageInfo p : rd.pages(0)) {
+        for (int k = 0; k < p.rowCount(); k++) {
+          long at = p.offset() + p.index().get(k);
+          if ((b[(int) at] & ZipLayout.CONTROL_SPLIT) != 0) {
+            records.add(new long[] {p.firstRow() + k, at, p.index().get(k + 1) - p.index().get(k)});
+          }
+        }
+      }
+    }
+    assertThat(records).as(where).isNotEmpty();
+    int corrupt = 0;
+    for (long[] rec : records.subList(0, Math.min(3, records.size()))) {
+      int len = (int) rec[2];
+      for (int i = 1; i < len; i++) {
+        if (i > 24 && r.nextInt(16) != 0) {
+          continue;
+        }
+        for (int value : new int[] {0, 1, 3, 0x7F, 0x80, 0xFF, b[(int) rec[1] + i] ^ 0x10}) {
+          byte[] c = b.clone();
+          c[(int) rec[1] + i] = (byte) value;
+          String name = "split-" + rec[0] + "-" + i + "-" + value + ".riffle";
+          try (FileReader rd = open(name, c);
+              VectorSchemaRoot got = rd.take(new long[] {rec[0]}, null)) {
+            assertThat(got.getRowCount()).isEqualTo(1);
+          } catch (CorruptFileException e) {
+            corrupt++;
+            assertThat(CorruptionTest.messageProblem(e, name, c.length)).as(where).isNull();
+            assertThat(e.offset())
+                .as(where + " " + e.getMessage())
+                .isBetween(rec[1], rec[1] + (1L << 20));
+          }
+        }
+      }
+    }
+    assertThat(corrupt).as(where + ": damage found").isPositive();
+  }
+}
