@@ -38,7 +38,7 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <pre>
  * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
- *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out benchmarks/results]
+ *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out /tmp/riffle-results]
  *     [--types u64,str16,...,sparse,vectors] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
  *     [--concurrency 1,16] [--take 256] [--seconds 2] [--cache cold,warm] [--no-fio] [--seed 1]
  *     [--name compare-DATE] [--split-floats] [--pack-lists]
@@ -58,7 +58,7 @@ public final class Compare {
   static final int COLD_ROUNDS = 16;
 
   Path dir = Path.of("/tmp/riffle-bench");
-  Path out = Path.of("benchmarks/results");
+  Path out = Path.of("/tmp/riffle-results");
   List<String> types = Types.ALL;
   long narrowRows = 10_000_000L;
   long wideMib = 256;

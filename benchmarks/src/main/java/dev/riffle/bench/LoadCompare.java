@@ -49,7 +49,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * <pre>
  * java -cp benchmarks/target/riffle-benchmarks.jar dev.riffle.bench.LoadCompare \
- *   --data DIR --parquet FILE --out benchmarks/results [--name loader-compare-DATE]
+ *   --data DIR --parquet FILE --out /tmp/riffle-results [--name loader-compare-DATE]
  *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512] [--buffer 16384] [--label plate]
  *   [--rounds 2] [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
  *   [--sequential 256,512]

@@ -57,7 +57,8 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
  * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED \
  *     -cp benchmarks/lance/target/riffle-lance-bench.jar:$(cat benchmarks/lance/target/classpath.txt) \
  *     dev.riffle.bench.lance.LanceCompare [--dir /tmp/riffle-bench] [--lance-dir DIR/lance]
- *     [--out benchmarks/results] [--riffle-json benchmarks/results/compare-2026-11-30-0924.json]
+ *     [--out /tmp/riffle-results]
+ *     [--riffle-json benchmarks/results/current/compare-2026-11-30-final5.json]
  *     [--types u64,...] [--rows TYPE=N,...] [--concurrency 1,16] [--take 256] [--seconds 2]
  *     [--cache cold,warm] [--seed 1] [--name compare-lance-DATE]
  * </pre>
@@ -78,8 +79,8 @@ public final class LanceCompare {
 
   Path dir = Path.of("/tmp/riffle-bench");
   Path lanceDir;
-  Path out = Path.of("benchmarks/results");
-  Path riffleJson = Path.of("benchmarks/results/compare-2026-11-30-0924.json");
+  Path out = Path.of("/tmp/riffle-results");
+  Path riffleJson = Path.of("benchmarks/results/current/compare-2026-11-30-final5.json");
   List<String> types = TYPES;
   Map<String, Long> rowsOverride = new LinkedHashMap<>();
   int[] concurrency = {1, 16};
