@@ -2,6 +2,9 @@ package dev.riffle.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.riffle.bench.harness.PageCache;
+import dev.riffle.bench.harness.ProcIo;
+import dev.riffle.bench.harness.Reports;
 import dev.riffle.format.dataset.Dataset;
 import dev.riffle.format.dataset.DatasetView;
 import dev.riffle.format.io.LocalStorage;
@@ -247,7 +250,7 @@ public final class LoadCompare {
   }
 
   private static boolean prepare(Options o) {
-    return o.cold() && ProcIo.dropCaches();
+    return o.cold() && PageCache.SYSTEM.drop();
   }
 
   private static Result loader(Options o, Sampler s, int round) throws IOException {
@@ -392,7 +395,7 @@ public final class LoadCompare {
     String date = ZonedDateTime.now(ZoneOffset.UTC).toString();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("date", date);
-    json.put("machine", Compare.machine());
+    json.put("machine", Reports.machine());
     json.put("command", o.command());
     json.put("data", o.data().toString());
     json.put("batch", o.batch());
@@ -408,7 +411,7 @@ public final class LoadCompare {
     StringBuilder md = new StringBuilder();
     md.append("# Loader comparison: ").append(o.name()).append("\n\n");
     md.append("* Date: ").append(date).append("\n");
-    md.append("* Machine: ").append(Compare.machine()).append("\n");
+    md.append("* Machine: ").append(Reports.machine()).append("\n");
     md.append("* Command: `").append(o.command()).append("`\n");
     md.append("* Data: `").append(o.data()).append("`, Parquet copy `").append(o.parquet());
     md.append("`\n* Batch ")

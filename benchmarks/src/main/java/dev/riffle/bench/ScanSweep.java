@@ -1,11 +1,12 @@
 package dev.riffle.bench;
 
+import dev.riffle.bench.harness.PageCache;
+import dev.riffle.bench.harness.Spread;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
 import dev.riffle.format.ScanCursor;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,7 @@ public final class ScanSweep {
     Path file = Path.of(args[2]);
     String type = file.getFileName().toString().split("-")[0];
     int batch = Types.batchRows(type);
-    if (cache.equals("cold") && !ProcIo.dropCaches()) {
+    if (cache.equals("cold") && !PageCache.SYSTEM.drop()) {
       throw new IllegalStateException("cannot drop the page cache (not root?)");
     }
     Map<String, List<Double>> mbs = new LinkedHashMap<>();
@@ -55,9 +56,9 @@ public final class ScanSweep {
           try (FileReader reader = FileReader.open(file, allocator)) {
             reader.loadColumns(null);
             if (cache.equals("cold")) {
-              ProcIo.dropCaches();
+              PageCache.SYSTEM.drop();
             } else {
-              Compare.warm(file);
+              PageCache.SYSTEM.warm(file);
             }
             reader.stats().reset();
             long t0 = System.nanoTime();
@@ -91,16 +92,11 @@ public final class ScanSweep {
           cache,
           p,
           reads.get(p),
-          median(mbs.get(p)),
-          format(mbs.get(p)));
+          Spread.median(mbs.get(p)),
+          Spread.rounds(mbs.get(p)));
     }
     if (policies.size() == 2) {
-      List<Double> a = mbs.get(policies.get(0));
-      List<Double> b = mbs.get(policies.get(1));
-      List<Double> ratio = new ArrayList<>();
-      for (int i = 0; i < a.size(); i++) {
-        ratio.add(b.get(i) / a.get(i));
-      }
+      List<Double> ratio = Spread.ratios(mbs.get(policies.get(0)), mbs.get(policies.get(1)));
       System.out.printf(
           Locale.ROOT,
           "%s %s %s / %s per round: median %.2f  rounds %s%n",
@@ -108,8 +104,8 @@ public final class ScanSweep {
           cache,
           policies.get(1),
           policies.get(0),
-          median(ratio),
-          format(ratio));
+          Spread.median(ratio),
+          Spread.rounds(ratio));
     }
   }
 
@@ -127,15 +123,5 @@ public final class ScanSweep {
       }
     }
     return rows;
-  }
-
-  private static double median(List<Double> v) {
-    List<Double> s = new ArrayList<>(v);
-    Collections.sort(s);
-    return s.get(s.size() / 2);
-  }
-
-  private static List<String> format(List<Double> v) {
-    return v.stream().map(x -> String.format(Locale.ROOT, x < 10 ? "%.2f" : "%.0f", x)).toList();
   }
 }
