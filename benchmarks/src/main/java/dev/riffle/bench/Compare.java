@@ -280,7 +280,7 @@ public final class Compare {
                     }
 
                     @Override
-                    public void close() throws Exception {
+                    public void close() throws IOException {
                       tk.close();
                     }
                   };

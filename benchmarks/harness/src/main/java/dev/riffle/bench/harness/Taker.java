@@ -1,5 +1,7 @@
 package dev.riffle.bench.harness;
 
+import java.io.IOException;
+
 /** Reads rows for one calling thread, through a handle of its own. */
 public interface Taker extends AutoCloseable {
   /**
@@ -9,7 +11,7 @@ public interface Taker extends AutoCloseable {
   void take(long[] rows) throws Exception;
 
   @Override
-  default void close() throws Exception {}
+  default void close() throws IOException {}
 
   /** Opens one taker, with its own handle: metadata loaded, as a reader holds it between takes. */
   @FunctionalInterface
