@@ -15,12 +15,15 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The end-to-end comparison: generates the lance8 types and the ML shapes {@code sparse} and {@code
@@ -43,28 +46,124 @@ import org.apache.arrow.memory.BufferAllocator;
  * and LISTS sectors (format 1.2, writer options {@code splitFloats}, {@code packLists}); otherwise
  * they use the writer's defaults.
  */
-public final class Compare {
+@Command(
+    name = "Compare",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Writes each type as Riffle, Parquet-MR (default, tuned, +zstd) and Arrow IPC from the same"
+          + " batches, then measures random takes and full scans of each format in one run,"
+          + " beside fio's limits; writes NAME.md, NAME.json and NAME.png to --out.",
+      "Cold runs drop the page cache (root only); without root they are skipped."
+    })
+public final class Compare implements Callable<Integer> {
   static final List<String> TAKE_FORMATS =
       List.of("riffle", "riffle-direct", "riffle-engine", "parquet", "parquet-tuned", "arrow-ipc");
   static final List<String> WRITE_FORMATS =
       List.of("riffle", "parquet", "parquet-tuned", "parquet-zstd", "arrow-ipc");
 
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "Data files, kept and reused when type, rows and format match (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("/tmp/riffle-bench");
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where the report goes (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("/tmp/riffle-results");
+
+  @Option(
+      names = "--types",
+      split = ",",
+      paramLabel = "TYPE",
+      description = "Types to write and measure (default: all ten, ${DEFAULT-VALUE}).")
   List<String> types = Types.ALL;
-  long narrowRows = 10_000_000L;
-  long wideMib = 256;
-  Map<String, Long> rowsOverride = new LinkedHashMap<>();
-  int[] concurrency = {1, 16};
-  int take = 256;
-  double seconds = 2;
-  List<String> caches = List.of("cold", "warm");
-  boolean fio = true;
-  boolean splitFloats;
-  boolean packLists;
-  long seed = 1;
-  String name;
+
+  @Option(
+      names = "--formats",
+      split = ",",
+      paramLabel = "FORMAT",
+      description = "Formats to take from and scan (default: ${DEFAULT-VALUE}).")
   List<String> formats = TAKE_FORMATS;
+
+  @Option(
+      names = "--narrow-rows",
+      paramLabel = "N",
+      description = "Rows of the narrow types (default: ${DEFAULT-VALUE}).")
+  long narrowRows = 10_000_000L;
+
+  @Option(
+      names = "--wide-mib",
+      paramLabel = "MIB",
+      description =
+          "MiB of data per file of the wide types, which sets their rows (default: ${DEFAULT-VALUE}).")
+  long wideMib = 256;
+
+  @Option(
+      names = "--rows",
+      split = ",",
+      paramLabel = "TYPE=N",
+      description = "Rows of a type, over --narrow-rows and --wide-mib.")
+  Map<String, Long> rowsOverride = new LinkedHashMap<>();
+
+  @Option(
+      names = "--concurrency",
+      split = ",",
+      paramLabel = "C",
+      description = "Calling threads of the takes (default: 1,16).")
+  int[] concurrency = {1, 16};
+
+  @Option(
+      names = "--take",
+      paramLabel = "ROWS",
+      description = "Rows per take (default: ${DEFAULT-VALUE}).")
+  int take = 256;
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Seconds of takes per measurement (default: ${DEFAULT-VALUE}).")
+  double seconds = 2;
+
+  @Option(
+      names = "--cache",
+      split = ",",
+      paramLabel = "STATE",
+      description = "cold and/or warm (default: ${DEFAULT-VALUE}).")
+  List<String> caches = List.of("cold", "warm");
+
+  boolean fio = true;
+
+  @Option(names = "--no-fio", description = "Do not run fio.")
+  void noFio(boolean no) {
+    fio = !no;
+  }
+
+  @Option(
+      names = "--split-floats",
+      description = "Write Riffle with split float records (writer option splitFloats).")
+  boolean splitFloats;
+
+  @Option(
+      names = "--pack-lists",
+      description = "Write Riffle with LISTS sectors (writer option packLists).")
+  boolean packLists;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Seed of the data and of the row indices (default: ${DEFAULT-VALUE}).")
+  long seed = 1;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "Report file name (default: compare-DATE-TIME).")
+  String name;
+
   String command;
 
   final List<Map<String, Object>> results = new ArrayList<>();
@@ -73,75 +172,19 @@ public final class Compare {
   final Map<String, Long> rowCounts = new LinkedHashMap<>();
   boolean canDrop;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     Compare c = new Compare();
-    c.parse(args);
-    c.run();
+    c.command = "Compare " + String.join(" ", args);
+    System.exit(new CommandLine(c).execute(args));
   }
 
-  void parse(String[] args) {
-    command = "Compare " + String.join(" ", args);
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--dir":
-          dir = Path.of(args[++i]);
-          break;
-        case "--out":
-          out = Path.of(args[++i]);
-          break;
-        case "--types":
-          types = List.of(args[++i].split(","));
-          break;
-        case "--formats":
-          formats = List.of(args[++i].split(","));
-          break;
-        case "--narrow-rows":
-          narrowRows = Long.parseLong(args[++i]);
-          break;
-        case "--wide-mib":
-          wideMib = Long.parseLong(args[++i]);
-          break;
-        case "--rows":
-          for (String kv : args[++i].split(",")) {
-            String[] p = kv.split("=");
-            rowsOverride.put(p[0], Long.parseLong(p[1]));
-          }
-          break;
-        case "--concurrency":
-          concurrency = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-          break;
-        case "--take":
-          take = Integer.parseInt(args[++i]);
-          break;
-        case "--seconds":
-          seconds = Double.parseDouble(args[++i]);
-          break;
-        case "--cache":
-          caches = List.of(args[++i].split(","));
-          break;
-        case "--no-fio":
-          fio = false;
-          break;
-        case "--split-floats":
-          splitFloats = true;
-          break;
-        case "--pack-lists":
-          packLists = true;
-          break;
-        case "--seed":
-          seed = Long.parseLong(args[++i]);
-          break;
-        case "--name":
-          name = args[++i];
-          break;
-        default:
-          throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
-      }
-    }
+  @Override
+  public Integer call() throws Exception {
     for (String t : types) {
       Types.schema(t);
     }
+    run();
+    return 0;
   }
 
   WriterOptions riffleOptions() {

@@ -19,13 +19,13 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -36,6 +36,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The Lance peer of {@code dev.riffle.bench.Compare}, in its own module because lance-core pins
@@ -63,7 +66,17 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
  *     [--cache cold,warm] [--seed 1] [--name compare-lance-DATE]
  * </pre>
  */
-public final class LanceCompare {
+@Command(
+    name = "LanceCompare",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Writes Compare's Arrow IPC files as Lance datasets, checks one take of each, then measures"
+          + " takes and scans with Compare's protocol and sets Riffle's rows/s from --riffle-json"
+          + " beside them; writes NAME.md and NAME.json to --out.",
+      "Cold runs drop the page cache (root only); without root they are skipped."
+    })
+public final class LanceCompare implements Callable<Integer> {
   static final List<String> TYPES =
       List.of(
           "u64",
@@ -77,22 +90,93 @@ public final class LanceCompare {
           "sparse",
           "vectors");
 
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "Where Compare wrote its TYPE-ROWS-arrow-ipc.arrow files (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("/tmp/riffle-bench");
+
+  @Option(
+      names = "--lance-dir",
+      paramLabel = "DIR",
+      description = "Lance datasets, reused when their row count matches (default: DIR/lance).")
   Path lanceDir;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where the report goes (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("/tmp/riffle-results");
+
+  @Option(
+      names = "--riffle-json",
+      paramLabel = "FILE",
+      description =
+          "Compare's JSON of the same window: rows per type and Riffle's rows/s (default:"
+              + " ${DEFAULT-VALUE}).")
   Path riffleJson = Path.of("benchmarks/results/current/compare-2026-11-30-final5.json");
+
+  @Option(
+      names = "--types",
+      split = ",",
+      paramLabel = "TYPE",
+      description = "Types to measure (default: ${DEFAULT-VALUE}).")
   List<String> types = TYPES;
+
+  @Option(
+      names = "--rows",
+      split = ",",
+      paramLabel = "TYPE=N",
+      description = "Rows of a type, over those of --riffle-json.")
   Map<String, Long> rowsOverride = new LinkedHashMap<>();
+
+  @Option(
+      names = "--concurrency",
+      split = ",",
+      paramLabel = "C",
+      description = "Calling threads, each with its own Dataset (default: 1,16).")
   int[] concurrency = {1, 16};
+
+  @Option(
+      names = "--take",
+      paramLabel = "ROWS",
+      description = "Rows per take (default: ${DEFAULT-VALUE}).")
   int take = 256;
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Seconds of takes per measurement (default: ${DEFAULT-VALUE}).")
   double seconds = 2;
+
+  @Option(
+      names = "--cache",
+      split = ",",
+      paramLabel = "STATE",
+      description = "cold and/or warm (default: ${DEFAULT-VALUE}).")
   List<String> caches = List.of("cold", "warm");
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Seed of the row indices, as Compare's (default: ${DEFAULT-VALUE}).")
   long seed = 1;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "Report file name (default: compare-lance-DATE-TIME).")
   String name;
-  String command;
 
   /** WriteParams.LanceFileVersion name (V2_0, V2_1, ...); null = lance-core's default. */
+  @Option(
+      names = "--file-version",
+      paramLabel = "V",
+      description = "Lance file format of new datasets: V2_0, V2_1, ... (default: lance-core's).")
   String fileVersion;
+
+  String command;
 
   final List<Map<String, Object>> results = new ArrayList<>();
   final Map<String, Long> rowCounts = new LinkedHashMap<>();
@@ -105,67 +189,22 @@ public final class LanceCompare {
   JsonNode riffle;
   boolean canDrop;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     LanceCompare c = new LanceCompare();
-    c.parse(args);
-    c.run();
+    c.command = "LanceCompare " + String.join(" ", args);
+    System.exit(new CommandLine(c).execute(args));
   }
 
-  void parse(String[] args) {
-    command = "LanceCompare " + String.join(" ", args);
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--dir":
-          dir = Path.of(args[++i]);
-          break;
-        case "--lance-dir":
-          lanceDir = Path.of(args[++i]);
-          break;
-        case "--out":
-          out = Path.of(args[++i]);
-          break;
-        case "--riffle-json":
-          riffleJson = Path.of(args[++i]);
-          break;
-        case "--types":
-          types = List.of(args[++i].split(","));
-          break;
-        case "--rows":
-          for (String kv : args[++i].split(",")) {
-            String[] p = kv.split("=");
-            rowsOverride.put(p[0], Long.parseLong(p[1]));
-          }
-          break;
-        case "--concurrency":
-          concurrency = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-          break;
-        case "--take":
-          take = Integer.parseInt(args[++i]);
-          break;
-        case "--seconds":
-          seconds = Double.parseDouble(args[++i]);
-          break;
-        case "--cache":
-          caches = List.of(args[++i].split(","));
-          break;
-        case "--seed":
-          seed = Long.parseLong(args[++i]);
-          break;
-        case "--name":
-          name = args[++i];
-          break;
-        case "--file-version":
-          fileVersion = args[++i];
-          WriteParams.LanceFileVersion.valueOf(fileVersion);
-          break;
-        default:
-          throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
-      }
+  @Override
+  public Integer call() throws Exception {
+    if (fileVersion != null) {
+      WriteParams.LanceFileVersion.valueOf(fileVersion);
     }
     if (lanceDir == null) {
       lanceDir = dir.resolve("lance");
     }
+    run();
+    return 0;
   }
 
   void run() throws Exception {
