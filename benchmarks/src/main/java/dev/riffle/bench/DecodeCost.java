@@ -7,11 +7,15 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * The CPU cost of warm takes and scans of one Riffle file, in one thread: rows/s, CPU nanoseconds
@@ -21,22 +25,64 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * figure to compare builds with (run them alternately on the same file).
  *
  * <pre>
- * java -cp benchmarks.jar dev.riffle.bench.DecodeCost FILE [seconds=5] [take=256] [scanBatchRows=...]
- *     [fields=FIRST|all|a,b,...]
+ * java -Xmx4g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *     dev.riffle.bench.DecodeCost FILE [SECONDS=5] [TAKE=256] [SCAN_BATCH_ROWS=0] [FIELDS=FIRST|all|a,b,...]
  * </pre>
  *
  * <p>{@code fields} names the fields read (default the first; {@code all} for every field; a column
  * group's fields are decoded from one record, so reading all of them shows its full cost).
  */
-public final class DecodeCost {
-  private DecodeCost() {}
+@Command(
+    name = "DecodeCost",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Warm takes and scans of one Riffle file in one thread: rows/s, CPU ns per row and Arrow"
+          + " buffers allocated and released per batch, after one second of warm-up."
+    })
+public final class DecodeCost implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "FILE", description = "A Riffle file.")
+  Path file;
 
-  public static void main(String[] args) throws Exception {
-    Path file = Path.of(args[0]);
-    double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 5;
-    int take = args.length > 2 ? Integer.parseInt(args[2]) : 256;
-    int batch = args.length > 3 ? Integer.parseInt(args[3]) : 0;
-    String fieldsArg = args.length > 4 ? args[4] : "";
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "SECONDS",
+      defaultValue = "5",
+      description = "Seconds of takes, then of scans (default: ${DEFAULT-VALUE}).")
+  double seconds;
+
+  @Parameters(
+      index = "2",
+      arity = "0..1",
+      paramLabel = "TAKE",
+      defaultValue = "256",
+      description = "Rows per take (default: ${DEFAULT-VALUE}).")
+  int take;
+
+  @Parameters(
+      index = "3",
+      arity = "0..1",
+      paramLabel = "SCAN_BATCH_ROWS",
+      defaultValue = "0",
+      description = "Rows per scan batch; 0: about 4 MiB a batch (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Parameters(
+      index = "4",
+      arity = "0..1",
+      paramLabel = "FIELDS",
+      defaultValue = "",
+      description = "all, or a,b,...: the fields read (default: the first).")
+  String fields;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new DecodeCost()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    int batch = this.batch;
+    String fieldsArg = fields;
     AtomicLong allocations = new AtomicLong();
     AtomicLong releases = new AtomicLong();
     AllocationListener listener =
@@ -73,6 +119,7 @@ public final class DecodeCost {
       run(reader, field, rows, take, batch, 1.0, allocations, releases, mx, false);
       run(reader, field, rows, take, batch, seconds, allocations, releases, mx, true);
     }
+    return 0;
   }
 
   private static void run(

@@ -2,6 +2,9 @@ package dev.riffle.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.riffle.bench.harness.PageCache;
+import dev.riffle.bench.harness.ProcIo;
+import dev.riffle.bench.harness.Reports;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.storage.LocalStorage;
@@ -30,9 +33,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The loader benchmark (issue 5): one epoch of minibatches over a sparse dataset for sequential,
@@ -48,11 +55,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * first {@code --baseline-rounds} (default: all).
  *
  * <pre>
- * java -cp benchmarks/target/riffle-benchmarks.jar dev.riffle.bench.LoadCompare \
- *   --data DIR --parquet FILE --out benchmarks/results [--name loader-compare-DATE]
- *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512] [--buffer 16384] [--label plate]
- *   [--rounds 2] [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]
- *   [--sequential 256,512]
+ * java -Xmx6g --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *   dev.riffle.bench.LoadCompare --data DIR --parquet FILE --out DIR [--name loader-compare-DATE]
+ *   [--batch 64] [--block 16] [--grid 16:64,16:256,16:512,64:512] [--buffer 16384] [--label plate]
+ *   [--rounds 2] [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024]
+ *   [--jitter 0.25] [--seed 1] [--sequential 256]
  * </pre>
  *
  * Writes NAME.md, NAME.json and NAME.png (samples/s against m_eff/m) under --out. The Parquet copy
@@ -113,63 +120,165 @@ public final class LoadCompare {
     }
   }
 
-  public static void main(String[] args) throws IOException {
-    Map<String, String> a = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String k = args[i];
-      if (!k.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument '" + k + "'");
+  /** The command line: every option of {@link Options}, as the documented commands give them. */
+  @Command(
+      name = "LoadCompare",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
+      description = {
+        "One epoch of minibatches over a sparse dataset per sampler (sequential, true random,"
+            + " block shuffle over a grid of b:f) and the Parquet-MR shuffle-buffer baseline,"
+            + " each with samples/s and its diversity; writes NAME.md, NAME.json and NAME.png to"
+            + " --out and prints the Markdown.",
+        "--cold drops the page cache before every run (root only)."
+      })
+  static final class Args implements Callable<Integer> {
+    @Option(names = "--data", required = true, paramLabel = "DIR", description = "The dataset.")
+    Path data;
+
+    @Option(
+        names = "--parquet",
+        required = true,
+        paramLabel = "FILE",
+        description =
+            "Its Parquet copy, written from the dataset first if missing and a baseline round"
+                + " runs.")
+    Path parquet;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Report folder.")
+    Path out;
+
+    @Option(
+        names = "--name",
+        paramLabel = "NAME",
+        description = "Report file name (default: loader-compare-DATE).")
+    String name;
+
+    @Option(
+        names = "--batch",
+        paramLabel = "G",
+        description = "Batch rows (default: ${DEFAULT-VALUE}).")
+    int batch = 64;
+
+    @Option(
+        names = "--block",
+        paramLabel = "ROWS",
+        description =
+            "Rows per diversity block of sequential, true random and the baseline"
+                + " (default: ${DEFAULT-VALUE}).")
+    int block = 16;
+
+    @Option(
+        names = "--grid",
+        paramLabel = "b:f,...",
+        description =
+            "Block shuffle settings, block rows : batches per fetch (default: ${DEFAULT-VALUE}).")
+    String grid = "16:64,16:256,16:512,64:512";
+
+    @Option(
+        names = "--buffer",
+        paramLabel = "ROWS",
+        description = "Rows of the Parquet shuffle buffer (default: ${DEFAULT-VALUE}).")
+    int buffer = 16384;
+
+    @Option(
+        names = "--label",
+        paramLabel = "COLUMN",
+        description = "Label column (default: ${DEFAULT-VALUE}).")
+    String label = "plate";
+
+    @Option(
+        names = "--rounds",
+        paramLabel = "N",
+        description = "Rounds of every run (default: ${DEFAULT-VALUE}).")
+    int rounds = 2;
+
+    @Option(
+        names = "--baseline-rounds",
+        paramLabel = "N",
+        description = "Rounds with the slow Parquet baseline (default: --rounds).")
+    Integer baselineRounds;
+
+    @Option(names = "--cold", description = "Drop the page cache before every run (root).")
+    boolean cold;
+
+    @Option(names = "--direct", description = "Read Riffle files with O_DIRECT.")
+    boolean direct;
+
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description = "Loader I/O threads (default: ${DEFAULT-VALUE}).")
+    int threads = 2;
+
+    @Option(
+        names = "--memory-mb",
+        paramLabel = "MIB",
+        description = "Prefetch budget (default: ${DEFAULT-VALUE}).")
+    long memoryMb = 1024;
+
+    @Option(
+        names = "--jitter",
+        paramLabel = "J",
+        description = "Block jitter (default: ${DEFAULT-VALUE}).")
+    double jitter = 0.25;
+
+    @Option(
+        names = "--seed",
+        paramLabel = "N",
+        description = "Epoch plan seed (default: ${DEFAULT-VALUE}).")
+    long seed = 1;
+
+    @Option(
+        names = "--sequential",
+        split = ",",
+        paramLabel = "F",
+        description = "Batches per fetch of the sequential runs (default: 256).")
+    List<Integer> sequential = List.of(256);
+
+    String command = "LoadCompare";
+
+    Options options(String command) {
+      List<int[]> g = new ArrayList<>();
+      for (String bf : grid.split(",")) {
+        String[] p = bf.split(":");
+        g.add(new int[] {Integer.parseInt(p[0]), Integer.parseInt(p[1])});
       }
-      if (k.equals("--cold") || k.equals("--direct")) {
-        a.put(k, "true");
-      } else {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(k + " needs a value");
-        }
-        a.put(k, args[++i]);
-      }
+      return new Options(
+          data,
+          parquet,
+          out,
+          name != null ? name : "loader-compare-" + LocalDate.now(ZoneOffset.UTC),
+          batch,
+          block,
+          g,
+          buffer,
+          label,
+          rounds,
+          baselineRounds != null ? baselineRounds : rounds,
+          cold,
+          direct,
+          threads,
+          memoryMb << 20,
+          jitter,
+          seed,
+          List.copyOf(sequential),
+          command);
     }
-    if (!a.containsKey("--data") || !a.containsKey("--parquet") || !a.containsKey("--out")) {
-      System.err.println(
-          "usage: LoadCompare --data DIR --parquet FILE --out DIR [--name N] [--batch 64]"
-              + " [--block 16] [--grid b:f,...] [--buffer 16384] [--label plate] [--rounds 2]"
-              + " [--baseline-rounds R] [--cold] [--direct] [--threads 2] [--memory-mb 1024] [--jitter 0.25] [--seed 1]"
-              + " [--sequential 256,512]");
-      System.exit(2);
+
+    @Override
+    public Integer call() throws IOException {
+      Options o = options(command);
+      List<Result> results = run(o);
+      System.out.println(Files.readString(o.out().resolve(o.name() + ".md")));
+      return results.isEmpty() ? 1 : 0;
     }
-    List<int[]> grid = new ArrayList<>();
-    for (String bf : a.getOrDefault("--grid", "16:64,16:256,16:512,64:512").split(",")) {
-      String[] p = bf.split(":");
-      grid.add(new int[] {Integer.parseInt(p[0]), Integer.parseInt(p[1])});
-    }
-    Options o =
-        new Options(
-            Path.of(a.get("--data")),
-            Path.of(a.get("--parquet")),
-            Path.of(a.get("--out")),
-            a.getOrDefault("--name", "loader-compare-" + LocalDate.now(ZoneOffset.UTC)),
-            Integer.parseInt(a.getOrDefault("--batch", "64")),
-            Integer.parseInt(a.getOrDefault("--block", "16")),
-            grid,
-            Integer.parseInt(a.getOrDefault("--buffer", "16384")),
-            a.getOrDefault("--label", "plate"),
-            Integer.parseInt(a.getOrDefault("--rounds", "2")),
-            Integer.parseInt(a.getOrDefault("--baseline-rounds", a.getOrDefault("--rounds", "2"))),
-            a.containsKey("--cold"),
-            a.containsKey("--direct"),
-            Integer.parseInt(a.getOrDefault("--threads", "2")),
-            Long.parseLong(a.getOrDefault("--memory-mb", "1024")) << 20,
-            Double.parseDouble(a.getOrDefault("--jitter", "0.25")),
-            Long.parseLong(a.getOrDefault("--seed", "1")),
-            java.util.Arrays.stream(a.getOrDefault("--sequential", "256").split(","))
-                .map(Integer::valueOf)
-                .toList(),
-            "LoadCompare " + String.join(" ", args));
-    List<Result> results = run(o);
-    System.out.println(Files.readString(o.out().resolve(o.name() + ".md")));
-    if (results.isEmpty()) {
-      System.exit(1);
-    }
+  }
+
+  public static void main(String[] args) {
+    Args a = new Args();
+    a.command = "LoadCompare " + String.join(" ", args);
+    System.exit(new CommandLine(a).execute(args));
   }
 
   /** The samplers measured, in order: sequential, true random, then the block grid. */
@@ -247,7 +356,7 @@ public final class LoadCompare {
   }
 
   private static boolean prepare(Options o) {
-    return o.cold() && ProcIo.dropCaches();
+    return o.cold() && PageCache.SYSTEM.drop();
   }
 
   private static Result loader(Options o, Sampler s, int round) throws IOException {
@@ -392,7 +501,7 @@ public final class LoadCompare {
     String date = ZonedDateTime.now(ZoneOffset.UTC).toString();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("date", date);
-    json.put("machine", Compare.machine());
+    json.put("machine", Reports.machine());
     json.put("command", o.command());
     json.put("data", o.data().toString());
     json.put("batch", o.batch());
@@ -408,7 +517,7 @@ public final class LoadCompare {
     StringBuilder md = new StringBuilder();
     md.append("# Loader comparison: ").append(o.name()).append("\n\n");
     md.append("* Date: ").append(date).append("\n");
-    md.append("* Machine: ").append(Compare.machine()).append("\n");
+    md.append("* Machine: ").append(Reports.machine()).append("\n");
     md.append("* Command: `").append(o.command()).append("`\n");
     md.append("* Data: `").append(o.data()).append("`, Parquet copy `").append(o.parquet());
     md.append("`\n* Batch ")

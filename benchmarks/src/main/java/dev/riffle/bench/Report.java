@@ -1,7 +1,7 @@
 package dev.riffle.bench;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.riffle.bench.harness.Reports;
+import dev.riffle.bench.harness.TakeHarness;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,19 +50,12 @@ final class Report {
 
   static String markdown(Compare c, ZonedDateTime started) {
     StringBuilder s = new StringBuilder();
-    s.append(
-        "# Riffle vs Parquet-MR vs Arrow IPC: random takes and scans (lance8, sparse, vectors)\n\n");
-    s.append("Date: ")
-        .append(started.toLocalDate())
-        .append(" (started ")
-        .append(started)
-        .append(")\n\n");
-    s.append("Machine: ")
-        .append(Compare.machine())
-        .append("; disk read_ahead_kb ")
-        .append(readAhead())
-        .append("\n\n");
-    s.append("Command: `").append(c.commandLine()).append("`\n\n");
+    Reports.header(
+        s,
+        "Riffle vs Parquet-MR vs Arrow IPC: random takes and scans (lance8, sparse, vectors)",
+        started,
+        "; disk read_ahead_kb " + Reports.readAhead(),
+        c.commandLine());
     s.append("Rows per type: ");
     c.rowCounts.forEach(
         (t, n) ->
@@ -79,7 +72,7 @@ final class Report {
         .append(" echo 3 > /proc/sys/vm/drop_caches` (after opening: metadata and page indexes")
         .append(" stay loaded, as the Lance paper's warm search cache) then ONE take per thread,")
         .append(" only the takes timed, until the seconds above or ")
-        .append(Compare.COLD_ROUNDS)
+        .append(TakeHarness.COLD_ROUNDS)
         .append(" rounds; warm = file read once first, then takes for the seconds above.\n\n");
     s.append("Counters: `reads/row`, `sectors/row`, `bytes/row` are Riffle's own (ReadStats);")
         .append(
@@ -279,23 +272,5 @@ final class Report {
         });
     s.append('\n');
     return s.toString();
-  }
-
-  static String readAhead() {
-    try {
-      for (Path p : Files.newDirectoryStream(Path.of("/sys/block"))) {
-        Path ra = p.resolve("queue/read_ahead_kb");
-        String dev = p.getFileName().toString();
-        if (Files.exists(ra)
-            && !dev.startsWith("loop")
-            && !dev.startsWith("zram")
-            && !dev.startsWith("ram")) {
-          return p.getFileName() + "=" + Files.readString(ra).trim();
-        }
-      }
-    } catch (Exception e) {
-      // unknown
-    }
-    return "unknown";
   }
 }

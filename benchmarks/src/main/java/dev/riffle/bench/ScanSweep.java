@@ -1,18 +1,24 @@
 package dev.riffle.bench;
 
+import dev.riffle.bench.harness.PageCache;
+import dev.riffle.bench.harness.Spread;
 import dev.riffle.format.FileReader;
 import dev.riffle.format.ReadStats;
 import dev.riffle.format.ScanCursor;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 
 /**
  * Full scans of one Riffle file under several read policies, interleaved round by round in one JVM,
@@ -31,33 +37,63 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * reads were coalesced). The file name starts with the {@link Types} type, which sets the batch
  * rows as in {@link Compare}.
  */
-public final class ScanSweep {
-  private ScanSweep() {}
+@Command(
+    name = "ScanSweep",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Full scans of one Riffle file under several read policies, interleaved round by round;"
+          + " prints MB/s per round and the median per policy, and with two policies the ratio"
+          + " per round. The first round warms the JIT and is not counted."
+    })
+public final class ScanSweep implements Callable<Integer> {
+  @Parameters(
+      index = "0",
+      paramLabel = "cold|warm",
+      description = "cold drops the page cache before each scan (root); warm reads the file first.")
+  String cache;
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 4) {
-      throw new IllegalArgumentException("usage: cold|warm ROUNDS FILE POLICY... (see the class)");
+  @Parameters(index = "1", paramLabel = "ROUNDS", description = "Rounds of every policy.")
+  int rounds;
+
+  @Parameters(
+      index = "2",
+      paramLabel = "FILE",
+      description = "A Riffle file whose name starts with its type (as Compare names them).")
+  Path file;
+
+  @Parameters(
+      index = "3..*",
+      arity = "1..*",
+      paramLabel = "POLICY",
+      description = "default, or READS:BYTES for ScanCursor.readAhead (4:1: one page a read).")
+  List<String> policies;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ScanSweep()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (!cache.equals("cold") && !cache.equals("warm")) {
+      throw new ParameterException(
+          new CommandLine(this), "the first argument is cold or warm, not " + cache);
     }
-    String cache = args[0];
-    int rounds = Integer.parseInt(args[1]);
-    Path file = Path.of(args[2]);
     String type = file.getFileName().toString().split("-")[0];
     int batch = Types.batchRows(type);
-    if (cache.equals("cold") && !ProcIo.dropCaches()) {
+    if (cache.equals("cold") && !PageCache.SYSTEM.drop()) {
       throw new IllegalStateException("cannot drop the page cache (not root?)");
     }
     Map<String, List<Double>> mbs = new LinkedHashMap<>();
     Map<String, String> reads = new LinkedHashMap<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int r = 0; r < rounds; r++) {
-        for (int i = 3; i < args.length; i++) {
-          String policy = args[i];
+        for (String policy : policies) {
           try (FileReader reader = FileReader.open(file, allocator)) {
             reader.loadColumns(null);
             if (cache.equals("cold")) {
-              ProcIo.dropCaches();
+              PageCache.SYSTEM.drop();
             } else {
-              Compare.warm(file);
+              PageCache.SYSTEM.warm(file);
             }
             reader.stats().reset();
             long t0 = System.nanoTime();
@@ -82,8 +118,8 @@ public final class ScanSweep {
         }
       }
     }
-    List<String> policies = new ArrayList<>(mbs.keySet());
-    for (String p : policies) {
+    List<String> measured = new ArrayList<>(mbs.keySet());
+    for (String p : measured) {
       System.out.printf(
           Locale.ROOT,
           "%s %s %-16s %-28s median %6.0f MB/s  rounds %s%n",
@@ -91,26 +127,22 @@ public final class ScanSweep {
           cache,
           p,
           reads.get(p),
-          median(mbs.get(p)),
-          format(mbs.get(p)));
+          Spread.median(mbs.get(p)),
+          Spread.rounds(mbs.get(p)));
     }
-    if (policies.size() == 2) {
-      List<Double> a = mbs.get(policies.get(0));
-      List<Double> b = mbs.get(policies.get(1));
-      List<Double> ratio = new ArrayList<>();
-      for (int i = 0; i < a.size(); i++) {
-        ratio.add(b.get(i) / a.get(i));
-      }
+    if (measured.size() == 2) {
+      List<Double> ratio = Spread.ratios(mbs.get(measured.get(0)), mbs.get(measured.get(1)));
       System.out.printf(
           Locale.ROOT,
           "%s %s %s / %s per round: median %.2f  rounds %s%n",
           type,
           cache,
-          policies.get(1),
-          policies.get(0),
-          median(ratio),
-          format(ratio));
+          measured.get(1),
+          measured.get(0),
+          Spread.median(ratio),
+          Spread.rounds(ratio));
     }
+    return 0;
   }
 
   private static long scan(FileReader reader, int batch, String policy) throws Exception {
@@ -127,15 +159,5 @@ public final class ScanSweep {
       }
     }
     return rows;
-  }
-
-  private static double median(List<Double> v) {
-    List<Double> s = new ArrayList<>(v);
-    Collections.sort(s);
-    return s.get(s.size() / 2);
-  }
-
-  private static List<String> format(List<Double> v) {
-    return v.stream().map(x -> String.format(Locale.ROOT, x < 10 ? "%.2f" : "%.0f", x)).toList();
   }
 }

@@ -116,4 +116,45 @@ class LoadCompareTest {
     assertThat(Files.size(out.resolve("tiny.png"))).isPositive();
     assertThat(Files.readString(out.resolve("tiny.json"))).contains("\"samplesPerSecond\"");
   }
+
+  @Test
+  void theCommandLineRunsAndReportsWhatItWasGiven() throws Exception {
+    Path data = dir.resolve("data");
+    write(data, 500);
+    Path out = dir.resolve("cli");
+    String[] args = {
+      "--data",
+      data.toString(),
+      "--parquet",
+      dir.resolve("unused.parquet").toString(),
+      "--out",
+      out.toString(),
+      "--name",
+      "cli",
+      "--batch",
+      "32",
+      "--block",
+      "8",
+      "--grid",
+      "8:4",
+      "--sequential",
+      "256",
+      "--rounds",
+      "1",
+      "--baseline-rounds",
+      "0",
+      "--direct",
+      "--memory-mb",
+      "64",
+      "--seed",
+      "3"
+    };
+    LoadCompare.Args a = new LoadCompare.Args();
+    a.command = "LoadCompare " + String.join(" ", args);
+    assertThat(new picocli.CommandLine(a).execute(args)).isZero();
+    assertThat(Files.exists(dir.resolve("unused.parquet"))).as("no baseline, no copy").isFalse();
+    String md = Files.readString(out.resolve("cli.md"));
+    assertThat(md).contains("`" + a.command + "`").contains("block(b=8,f=4");
+    assertThat(md).doesNotContain("parquet-mr shuffle buffer");
+  }
 }

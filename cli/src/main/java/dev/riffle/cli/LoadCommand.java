@@ -120,8 +120,8 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--drop-last", description = "Drop the last partial batch instead of padding.")
   boolean dropLast;
 
-  // They mostly wait on the disk: on a cold cache 8 beat 2 by 28% for block shuffle (400K sparse
-  // rows, 2 cores), with no cost warm (benchmarks/results/loader-compare-2026-11-30-400k.md).
+  // They mostly wait on the disk: on a cold cache 8 beat 2 for block shuffle on 2 cores, with no
+  // cost warm (benchmarks/results/archive: loader-compare-2026-11-30-400k against -400k-threads8).
   @Option(names = "--threads", defaultValue = "8", description = "I/O threads (default 8).")
   int threads;
 

@@ -338,9 +338,8 @@ public final class FileReader implements AutoCloseable {
 
   /**
    * Reads in flight per take by default. A cold random take waits on the disk once per read; one at
-   * a time, a 256-row take of 4 KiB rows is 256 read latencies, and Lance's take (which reads in
-   * parallel) beat it at one caller on 5 of 8 types (benchmarks/results/
-   * compare-lance-riffle-2026-11-30-v1_1.md); with 16 in flight Riffle led on all 8.
+   * a time, a 256-row take of 4 KiB rows is 256 read latencies, which lost to Lance's parallel take
+   * at one caller; with 16 in flight it leads (benchmarks/RESULTS.md, cold random takes).
    */
   public static final int DEFAULT_READS_IN_FLIGHT = 16;
 

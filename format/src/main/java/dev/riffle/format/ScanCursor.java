@@ -55,11 +55,10 @@ public final class ScanCursor implements AutoCloseable {
   /**
    * Bytes read at once at most by default (system property {@code riffle.scan.readBytes}): two
    * pages of the writer's default ~1 MiB per read, two reads ahead. Warm scans slow down as more
-   * bytes are in flight (3 × 3.2 MB reads: bin20k 6.6 → 3.8 GB/s, 2 × 7.5 MB: 3.1 GB/s; most likely
-   * the pages no longer stay in the shared L3 cache between the read and the decode), while cold
-   * scans through the page cache gain little from reads above a few pages: the kernel's read-ahead
-   * already sends the disk multi-MiB requests (scan-coalescing notes in
-   * benchmarks/results/scan-coalesce-2026-11-30.md).
+   * bytes are in flight (most likely the pages no longer stay in the shared L3 cache between the
+   * read and the decode), while cold scans through the page cache gain little from reads above a
+   * few pages: the kernel's read-ahead already sends the disk multi-MiB requests (measured in
+   * benchmarks/RESULTS.md, "Scan read policies").
    */
   public static final long DEFAULT_READ_BYTES = 3L << 20;
 

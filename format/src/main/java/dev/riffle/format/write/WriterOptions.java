@@ -69,11 +69,10 @@ public record WriterOptions(
    * sectors, packed integer lists, no split records.
    *
    * <p>LISTS sectors are on: they save the 2-byte offset and most of the count byte of every short
-   * list (list_u64 file 7% smaller) for half a µs per decoded row, and make such files 1.2. Split
-   * records stay off: 15% smaller float vectors cost 3–4 µs of CPU per 3 KB row to inflate, and the
-   * loader's budget per sample is about 20 µs (benchmarks/results/file-size-2026-11-30.md). Packed
-   * integer lists are on: sorted ids take 4–6 bits instead of 32 and unpack in about a nanosecond
-   * an item (benchmarks/results/packed-int-lists-2026-11-30.md).
+   * list for a fraction of a µs per decoded row. Split records stay off: their smaller float
+   * vectors cost several µs of CPU per row to inflate, a large part of the loader's budget per
+   * sample. Packed integer lists are on: sorted ids take a few bits instead of 32 and unpack in
+   * about a nanosecond an item (benchmarks/RESULTS.md, "File sizes" and "Decode cost").
    */
   public static WriterOptions defaults() {
     return new WriterOptions(

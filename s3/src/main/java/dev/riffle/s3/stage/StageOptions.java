@@ -18,7 +18,7 @@ package dev.riffle.s3.stage;
  *     no limit
  * @param directWrites write blobs with O_DIRECT where the file system allows it (default true): the
  *     kernel then copies nothing into the page cache, which on a CPU-bound node costs more than the
- *     hashing (measured: benchmarks/results/staging.md); staged files are then read from disk, not
+ *     hashing (measured: benchmarks/RESULTS.md, staging); staged files are then read from disk, not
  *     memory, the first time. Falls back to the page cache where O_DIRECT is refused (tmpfs)
  */
 public record StageOptions(

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same random rows, and the time to the first batch of 64 rows (lazy: open + take; staged:
  * stage + open + take); then the same for the loader's first batch and its rate after it. Runs only
  * with {@code RIFFLE_BENCH=1} and the local S3 server; prints a Markdown table for {@code
- * benchmarks/results/staging.md}. Size: {@code RIFFLE_BENCH_MIB} (64), batches: {@code
+ * benchmarks/results/current/staging.md}. Size: {@code RIFFLE_BENCH_MIB} (64), batches: {@code
  * RIFFLE_BENCH_BATCHES} (50) of 64 rows.
  */
 class LazyBenchmarkTest {

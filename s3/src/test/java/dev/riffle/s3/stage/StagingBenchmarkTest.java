@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * same part size and thread count, measured in one run, alternating; also staging with O_DIRECT off
  * (through the page cache), and the client's CPU seconds per GB of each. Runs only with {@code
  * RIFFLE_BENCH=1} (and the local S3 server); prints a Markdown table for {@code
- * benchmarks/results/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code RIFFLE_BENCH_MIB}.
+ * benchmarks/results/current/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code
+ * RIFFLE_BENCH_MIB}.
  */
 class StagingBenchmarkTest {
   @TempDir Path dir;

@@ -2,13 +2,15 @@ package dev.riffle.bench.lance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.lancedb.lance.Dataset;
 import com.lancedb.lance.WriteParams;
 import com.lancedb.lance.ipc.LanceScanner;
 import com.lancedb.lance.ipc.ScanOptions;
+import dev.riffle.bench.harness.PageCache;
+import dev.riffle.bench.harness.Reports;
+import dev.riffle.bench.harness.TakeHarness;
+import dev.riffle.bench.harness.Taker;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -17,15 +19,13 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -36,33 +36,47 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The Lance peer of {@code dev.riffle.bench.Compare}, in its own module because lance-core pins
  * Arrow 15. It reads the Arrow IPC files Compare wrote ({@code TYPE-ROWS-arrow-ipc.arrow} in {@code
  * --dir}: one column named like the type for lance8, several for {@code sparse} and {@code
- * vectors}), writes each once as a Lance dataset (lance-core
- * defaults, mode OVERWRITE; reused when it holds the same number of rows), checks one take against
- * the IPC file, then measures with Compare's protocol: takes of {@code --take} uniformly random
- * rows (with replacement; the very same indices: thread t draws from {@code new
- * SplittableRandom(seed * 1_000_003L + t)}), C calling threads each with its own {@code Dataset}
- * handle, cold (after the handles have loaded their metadata, rounds of {@code sync; echo 3 >
- * /proc/sys/vm/drop_caches} and one take per thread, only the takes timed, until {@code --seconds}
- * or {@link #COLD_ROUNDS} rounds) and warm (dataset read once, then takes for {@code --seconds}),
- * then one full scan of every column (and one of the last, label, column where there are several).
- * Rows per type default to those of the Riffle results JSON given with {@code --riffle-json},
- * whose Riffle rows/s it sets beside Lance's as ratios.
+ * vectors}), writes each once as a Lance dataset (lance-core defaults, mode OVERWRITE; reused when
+ * it holds the same number of rows), checks one take against the IPC file, then measures with
+ * Compare's protocol: takes of {@code --take} uniformly random rows (with replacement; the very
+ * same indices: thread t draws from {@code new SplittableRandom(seed * 1_000_003L + t)}), C calling
+ * threads each with its own {@code Dataset} handle, cold (after the handles have loaded their
+ * metadata, rounds of {@code sync; echo 3 > /proc/sys/vm/drop_caches} and one take per thread, only
+ * the takes timed, until {@code --seconds} or {@link TakeHarness#COLD_ROUNDS} rounds) and warm
+ * (dataset read once, then takes for {@code --seconds}), then one full scan of every column (and
+ * one of the last, label, column where there are several). Rows per type default to those of the
+ * Riffle results JSON given with {@code --riffle-json}, whose Riffle rows/s it sets beside Lance's
+ * as ratios.
  *
  * <pre>
  * java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED \
  *     -cp benchmarks/lance/target/riffle-lance-bench.jar:$(cat benchmarks/lance/target/classpath.txt) \
  *     dev.riffle.bench.lance.LanceCompare [--dir /tmp/riffle-bench] [--lance-dir DIR/lance]
- *     [--out benchmarks/results] [--riffle-json benchmarks/results/compare-2026-11-30-0924.json]
+ *     [--out /tmp/riffle-results]
+ *     [--riffle-json benchmarks/results/current/compare-2026-11-30-final5.json]
  *     [--types u64,...] [--rows TYPE=N,...] [--concurrency 1,16] [--take 256] [--seconds 2]
  *     [--cache cold,warm] [--seed 1] [--name compare-lance-DATE]
  * </pre>
  */
-public final class LanceCompare {
+@Command(
+    name = "LanceCompare",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Writes Compare's Arrow IPC files as Lance datasets, checks one take of each, then measures"
+          + " takes and scans with Compare's protocol and sets Riffle's rows/s from --riffle-json"
+          + " beside them; writes NAME.md and NAME.json to --out.",
+      "Cold runs drop the page cache (root only); without root they are skipped."
+    })
+public final class LanceCompare implements Callable<Integer> {
   static final List<String> TYPES =
       List.of(
           "u64",
@@ -76,96 +90,121 @@ public final class LanceCompare {
           "sparse",
           "vectors");
 
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description =
+          "Where Compare wrote its TYPE-ROWS-arrow-ipc.arrow files (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("/tmp/riffle-bench");
+
+  @Option(
+      names = "--lance-dir",
+      paramLabel = "DIR",
+      description = "Lance datasets, reused when their row count matches (default: DIR/lance).")
   Path lanceDir;
-  Path out = Path.of("benchmarks/results");
-  Path riffleJson = Path.of("benchmarks/results/compare-2026-11-30-0924.json");
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where the report goes (default: ${DEFAULT-VALUE}).")
+  Path out = Path.of("/tmp/riffle-results");
+
+  @Option(
+      names = "--riffle-json",
+      paramLabel = "FILE",
+      description =
+          "Compare's JSON of the same window: rows per type and Riffle's rows/s (default:"
+              + " ${DEFAULT-VALUE}).")
+  Path riffleJson = Path.of("benchmarks/results/current/compare-2026-11-30-final5.json");
+
+  @Option(
+      names = "--types",
+      split = ",",
+      paramLabel = "TYPE",
+      description = "Types to measure (default: ${DEFAULT-VALUE}).")
   List<String> types = TYPES;
+
+  @Option(
+      names = "--rows",
+      split = ",",
+      paramLabel = "TYPE=N",
+      description = "Rows of a type, over those of --riffle-json.")
   Map<String, Long> rowsOverride = new LinkedHashMap<>();
+
+  @Option(
+      names = "--concurrency",
+      split = ",",
+      paramLabel = "C",
+      description = "Calling threads, each with its own Dataset (default: 1,16).")
   int[] concurrency = {1, 16};
+
+  @Option(
+      names = "--take",
+      paramLabel = "ROWS",
+      description = "Rows per take (default: ${DEFAULT-VALUE}).")
   int take = 256;
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Seconds of takes per measurement (default: ${DEFAULT-VALUE}).")
   double seconds = 2;
+
+  @Option(
+      names = "--cache",
+      split = ",",
+      paramLabel = "STATE",
+      description = "cold and/or warm (default: ${DEFAULT-VALUE}).")
   List<String> caches = List.of("cold", "warm");
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Seed of the row indices, as Compare's (default: ${DEFAULT-VALUE}).")
   long seed = 1;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "Report file name (default: compare-lance-DATE-TIME).")
   String name;
-  String command;
 
   /** WriteParams.LanceFileVersion name (V2_0, V2_1, ...); null = lance-core's default. */
+  @Option(
+      names = "--file-version",
+      paramLabel = "V",
+      description = "Lance file format of new datasets: V2_0, V2_1, ... (default: lance-core's).")
   String fileVersion;
+
+  String command;
 
   final List<Map<String, Object>> results = new ArrayList<>();
   final Map<String, Long> rowCounts = new LinkedHashMap<>();
-  /** Most page cache drops of one cold take measurement, as in Compare. */
-  static final int COLD_ROUNDS = 16;
-
   final Map<String, Map<String, Object>> datasets = new LinkedHashMap<>();
+
   /** Column names per type, from its IPC file: lance8 files have one, named like the type. */
   final Map<String, List<String>> columns = new LinkedHashMap<>();
+
   final List<String> notes = new ArrayList<>();
   JsonNode riffle;
   boolean canDrop;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     LanceCompare c = new LanceCompare();
-    c.parse(args);
-    c.run();
+    c.command = "LanceCompare " + String.join(" ", args);
+    System.exit(new CommandLine(c).execute(args));
   }
 
-  void parse(String[] args) {
-    command = "LanceCompare " + String.join(" ", args);
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--dir":
-          dir = Path.of(args[++i]);
-          break;
-        case "--lance-dir":
-          lanceDir = Path.of(args[++i]);
-          break;
-        case "--out":
-          out = Path.of(args[++i]);
-          break;
-        case "--riffle-json":
-          riffleJson = Path.of(args[++i]);
-          break;
-        case "--types":
-          types = List.of(args[++i].split(","));
-          break;
-        case "--rows":
-          for (String kv : args[++i].split(",")) {
-            String[] p = kv.split("=");
-            rowsOverride.put(p[0], Long.parseLong(p[1]));
-          }
-          break;
-        case "--concurrency":
-          concurrency = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-          break;
-        case "--take":
-          take = Integer.parseInt(args[++i]);
-          break;
-        case "--seconds":
-          seconds = Double.parseDouble(args[++i]);
-          break;
-        case "--cache":
-          caches = List.of(args[++i].split(","));
-          break;
-        case "--seed":
-          seed = Long.parseLong(args[++i]);
-          break;
-        case "--name":
-          name = args[++i];
-          break;
-        case "--file-version":
-          fileVersion = args[++i];
-          WriteParams.LanceFileVersion.valueOf(fileVersion);
-          break;
-        default:
-          throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
-      }
+  @Override
+  public Integer call() throws Exception {
+    if (fileVersion != null) {
+      WriteParams.LanceFileVersion.valueOf(fileVersion);
     }
     if (lanceDir == null) {
       lanceDir = dir.resolve("lance");
     }
+    run();
+    return 0;
   }
 
   void run() throws Exception {
@@ -178,7 +217,7 @@ public final class LanceCompare {
     } else {
       log("no Riffle results at " + riffleJson + ": no ratios");
     }
-    canDrop = caches.contains("cold") && dropCaches();
+    canDrop = caches.contains("cold") && PageCache.SYSTEM.drop();
     if (caches.contains("cold") && !canDrop) {
       log("cannot drop the page cache (not root?): 'cold' runs are skipped");
     }
@@ -286,7 +325,7 @@ public final class LanceCompare {
   /** One take of {@link #take} rows (seed -1 indices) compared value by value with the IPC file. */
   Map<String, Object> verify(Path ipc, Path ds, long n, String type, BufferAllocator allocator)
       throws Exception {
-    long[] idx = indices(new SplittableRandom(-1), n);
+    long[] idx = harness().indices(new SplittableRandom(-1), n);
     Object[] expected = new Object[idx.length];
     try (FileChannel ch = FileChannel.open(ipc, StandardOpenOption.READ);
         ArrowFileReader reader = new ArrowFileReader(ch, allocator)) {
@@ -385,14 +424,6 @@ public final class LanceCompare {
     return l;
   }
 
-  long[] indices(SplittableRandom rng, long rows) {
-    long[] idx = new long[take];
-    for (int i = 0; i < take; i++) {
-      idx[i] = rng.nextLong(rows);
-    }
-    return idx;
-  }
-
   // ---------------------------------------------------------------------------------- measure
 
   void measureType(String type, BufferAllocator allocator) throws Exception {
@@ -431,110 +462,50 @@ public final class LanceCompare {
     return n;
   }
 
+  TakeHarness harness() {
+    return new TakeHarness(take, seconds, seed);
+  }
+
+  /**
+   * Random takes under the harness's cold or warm protocol (Compare's), one {@code Dataset} handle
+   * a thread. The harness's untimed take per handle also lets Lance read and cache its file
+   * metadata, which it does lazily at the first take, where the other peers load it at open.
+   */
   Map<String, Object> measureTakes(
       Path ds, String type, long rows, int threads, String cache, BufferAllocator allocator)
       throws Exception {
-    List<Dataset> handles = new ArrayList<>();
-    try {
-      for (int t = 0; t < threads; t++) {
-        handles.add(Dataset.open(ds.toString(), allocator));
-      }
-      if (cache.equals("warm")) {
-        warm(ds);
-      }
-      // Both caches: one take per handle first, so that Lance has read and cached its file
-      // metadata (it does so lazily, on the first take) as the other peers have at open; cold
-      // then drops the page cache.
-      for (Dataset d : handles) {
-        takeRows(d, boxed(indices(new SplittableRandom(-1), rows)), columns.get(type));
-      }
-      // Cold as in Compare: rounds of a page cache drop and ONE take per thread, only the takes
-      // timed, until the seconds or COLD_ROUNDS rounds.
-      boolean cold = cache.equals("cold");
-      SplittableRandom[] rngs = new SplittableRandom[threads];
-      for (int t = 0; t < threads; t++) {
-        rngs[t] = new SplittableRandom(seed * 1_000_003L + t);
-      }
-      AtomicLong done = new AtomicLong();
-      AtomicLong takes = new AtomicLong();
-      long nanos = 0;
-      int rounds = 0;
-      ProcIo io = null;
-      do {
-        if (cold) {
-          dropCaches();
-        }
-        ProcIo io0 = ProcIo.now();
-        long limit = cold ? 0 : (long) (seconds * 1e9);
-        nanos += round(handles, type, rngs, rows, limit, done, takes);
-        ProcIo d = ProcIo.now().minus(io0);
-        io = io == null ? d : io.plus(d);
-        rounds++;
-      } while (cold && nanos < seconds * 1e9 && rounds < COLD_ROUNDS);
-      double elapsed = nanos / 1e9;
-      Map<String, Object> r = base("take", type, ds, cache);
-      long got = done.get();
-      r.put("concurrency", threads);
-      r.put("threads", threads);
-      r.put("takes", takes.get());
-      r.put("rounds", rounds);
-      r.put("rows", got);
-      r.put("seconds", elapsed);
-      r.put("rows_per_s", got / elapsed);
-      perRow(r, got, io);
-      return r;
-    } finally {
-      for (Dataset d : handles) {
-        d.close();
-      }
-    }
-  }
-
-  /** Every handle takes on its own thread: for {@code limitNanos}, or once if 0; returns nanos. */
-  private long round(
-      List<Dataset> handles,
-      String type,
-      SplittableRandom[] rngs,
-      long rows,
-      long limitNanos,
-      AtomicLong done,
-      AtomicLong takes)
-      throws Exception {
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    long start = System.nanoTime();
-    long deadline = start + limitNanos;
-    List<Thread> running = new ArrayList<>();
-    for (int t = 0; t < handles.size(); t++) {
-      Dataset d = handles.get(t);
-      SplittableRandom rng = rngs[t];
-      Thread th =
-          new Thread(
-              () -> {
-                try {
-                  do {
-                    long[] idx = indices(rng, rows);
-                    long got = takeRows(d, boxed(idx), columns.get(type));
-                    if (got != idx.length) {
-                      throw new IOException("take returned " + got + " of " + idx.length);
+    List<String> cols = columns.get(type);
+    TakeHarness.TakeRun run =
+        harness()
+            .takes(
+                () -> {
+                  Dataset d = Dataset.open(ds.toString(), allocator);
+                  return new Taker() {
+                    @Override
+                    public void take(long[] idx) throws Exception {
+                      long got = takeRows(d, boxed(idx), cols);
+                      if (got != idx.length) {
+                        throw new IOException("take returned " + got + " of " + idx.length);
+                      }
                     }
-                    done.addAndGet(idx.length);
-                    takes.incrementAndGet();
-                  } while (System.nanoTime() < deadline);
-                } catch (Throwable e) {
-                  failure.compareAndSet(null, e);
-                }
-              });
-      running.add(th);
-      th.start();
-    }
-    for (Thread th : running) {
-      th.join();
-    }
-    long nanos = System.nanoTime() - start;
-    if (failure.get() != null) {
-      throw new IOException("lance " + type + " take failed", failure.get());
-    }
-    return nanos;
+
+                    @Override
+                    public void close() {
+                      d.close();
+                    }
+                  };
+                },
+                threads,
+                rows,
+                cache,
+                ds,
+                null,
+                "lance " + type);
+    Map<String, Object> r = base("take", type, ds, cache);
+    r.put("concurrency", threads);
+    run.putInto(r);
+    run.io().putPerRow(r, run.rows());
+    return r;
   }
 
   /**
@@ -546,36 +517,32 @@ public final class LanceCompare {
       throws Exception {
     List<String> read = column == null ? columns.get(type) : List.of(column);
     try (Dataset d = Dataset.open(ds.toString(), allocator)) {
-      if (cache.equals("warm")) {
-        warm(ds);
-      } else {
-        dropCaches();
-      }
-      ProcIo io0 = ProcIo.now();
-      long start = System.nanoTime();
-      long got = 0;
-      try (LanceScanner s = d.newScan(new ScanOptions.Builder().columns(read).build());
-          ArrowReader r = s.scanBatches()) {
-        while (r.loadNextBatch()) {
-          got += r.getVectorSchemaRoot().getRowCount();
-        }
-      }
-      double elapsed = (System.nanoTime() - start) / 1e9;
-      ProcIo io = ProcIo.now().minus(io0);
-      if (got != rows) {
-        throw new IOException("lance scanned " + got + " of " + rows + " rows");
-      }
+      TakeHarness.ScanRun run =
+          harness()
+              .scan(
+                  () -> {
+                    long got = 0;
+                    try (LanceScanner s =
+                            d.newScan(new ScanOptions.Builder().columns(read).build());
+                        ArrowReader r = s.scanBatches()) {
+                      while (r.loadNextBatch()) {
+                        got += r.getVectorSchemaRoot().getRowCount();
+                      }
+                    }
+                    return got;
+                  },
+                  rows,
+                  cache,
+                  ds,
+                  false,
+                  null,
+                  "lance");
       Map<String, Object> r = base(column == null ? "scan" : "scan_column", type, ds, cache);
       if (column != null) {
         r.put("column", column);
       }
-      r.put("concurrency", 1);
-      r.put("threads", 1);
-      r.put("rows", got);
-      r.put("seconds", elapsed);
-      r.put("rows_per_s", got / elapsed);
-      r.put("mb_per_s", dirBytes(ds) / elapsed / 1e6);
-      perRow(r, got, io);
+      run.putInto(r, dirBytes(ds));
+      run.io().putPerRow(r, run.rows());
       return r;
     }
   }
@@ -592,13 +559,6 @@ public final class LanceCompare {
     return r;
   }
 
-  private static void perRow(Map<String, Object> r, long rows, ProcIo io) {
-    double n = Math.max(1, rows);
-    r.put("syscr_per_row", io.syscr / n);
-    r.put("rchar_per_row", io.rchar / n);
-    r.put("disk_bytes_per_row", io.readBytes / n);
-  }
-
   static String summary(Map<String, Object> r) {
     return String.format(
         Locale.ROOT,
@@ -613,28 +573,8 @@ public final class LanceCompare {
         (Double) r.get("syscr_per_row"));
   }
 
-  /** Reads every file of the dataset once, as Compare.warm does for a file. */
-  static void warm(Path ds) throws IOException {
-    ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
-    for (Path f : allFiles(ds)) {
-      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-        long at = 0;
-        while (true) {
-          b.clear();
-          int k = ch.read(b, at);
-          if (k < 0) {
-            break;
-          }
-          at += k;
-        }
-      }
-    }
-  }
-
   static List<Path> allFiles(Path ds) throws IOException {
-    try (Stream<Path> s = Files.walk(ds)) {
-      return s.filter(Files::isRegularFile).sorted().toList();
-    }
+    return PageCache.files(ds);
   }
 
   static List<Path> dataFiles(Path ds) throws IOException {
@@ -658,26 +598,13 @@ public final class LanceCompare {
     return n;
   }
 
-  static boolean dropCaches() {
-    try {
-      new ProcessBuilder("sync").inheritIO().start().waitFor();
-      Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3\n");
-      return true;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
   // ---------------------------------------------------------------------------------- report
 
   void writeReport(ZonedDateTime started) throws IOException {
     Files.createDirectories(out);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("date", started.toString());
-    doc.put("machine", machine());
+    doc.put("machine", Reports.machine());
     doc.put("command", commandLine());
     doc.put("lance_core", "com.lancedb:lance-core:0.39.0 (Arrow Java 15.0.0)");
     doc.put("data_storage_version", fileVersion == null ? "lance-core default" : fileVersion);
@@ -690,9 +617,7 @@ public final class LanceCompare {
     doc.put("notes", notes);
     doc.put("results", results);
     doc.put("ratios", ratios());
-    new ObjectMapper()
-        .enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValue(out.resolve(name + ".json").toFile(), doc);
+    Reports.writeJson(out.resolve(name + ".json"), doc);
     Files.writeString(out.resolve(name + ".md"), markdown(started));
   }
 
@@ -740,14 +665,12 @@ public final class LanceCompare {
 
   String markdown(ZonedDateTime started) throws IOException {
     StringBuilder s = new StringBuilder();
-    s.append("# Lance (lance-core 0.39.0) random takes and scans (lance8, sparse, vectors), beside Riffle\n\n");
-    s.append("Date: ")
-        .append(started.toLocalDate())
-        .append(" (started ")
-        .append(started)
-        .append(")\n\n");
-    s.append("Machine: ").append(machine()).append("\n\n");
-    s.append("Command: `").append(commandLine()).append("`\n\n");
+    Reports.header(
+        s,
+        "Lance (lance-core 0.39.0) random takes and scans (lance8, sparse, vectors), beside Riffle",
+        started,
+        null,
+        commandLine());
     s.append("Riffle figures: `")
         .append(riffleJson)
         .append("` (")
@@ -765,14 +688,15 @@ public final class LanceCompare {
                 + " the returned ArrowReader to the end. Cold = after one take per handle (Lance"
                 + " reads and caches its file metadata lazily at the first take; the other peers"
                 + " load theirs at open), rounds of `sync; echo 3 > /proc/sys/vm/drop_caches` and"
-                + " ONE take per handle, only the takes timed, until those seconds or 16 rounds;"
+                + " ONE take per handle, only the takes timed, until those seconds or %d rounds;"
                 + " warm = every dataset file read once, then one take per handle, then takes for"
                 + " those seconds. Scan = `newScan(columns).scanBatches()`, one thread. `syscr/row`"
                 + " and `disk B/row` come from /proc/self/io (read syscalls and `read_bytes`; Lance's native"
                 + " threads belong to the same process).\n\n",
             take,
             seed,
-            seconds));
+            seconds,
+            TakeHarness.COLD_ROUNDS));
     s.append(
         "Datasets: written once from Compare's Arrow IPC files by Arrow Java 15 `ArrowFileReader` →"
             + " `Data.exportArrayStream` → `Dataset.create(allocator, stream, path, "
@@ -884,97 +808,12 @@ public final class LanceCompare {
 
   String commandLine() {
     return "java -Xmx12g --add-opens=java.base/java.nio=ALL-UNNAMED -cp"
-               + " benchmarks/lance/target/riffle-lance-bench.jar:$(cat"
-               + " benchmarks/lance/target/classpath.txt) dev.riffle.bench.lance."
+        + " benchmarks/lance/target/riffle-lance-bench.jar:$(cat"
+        + " benchmarks/lance/target/classpath.txt) dev.riffle.bench.lance."
         + command;
   }
 
-  static String machine() {
-    StringBuilder s = new StringBuilder();
-    s.append(Runtime.getRuntime().availableProcessors()).append(" cores");
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-        if (line.startsWith("MemTotal:")) {
-          long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
-          s.append(String.format(Locale.ROOT, ", %.1f GiB RAM", kb / (1024.0 * 1024)));
-        }
-      }
-    } catch (IOException e) {
-      // unknown
-    }
-    s.append(", ")
-        .append(System.getProperty("os.name"))
-        .append(" ")
-        .append(System.getProperty("os.version"));
-    s.append(", Java ").append(System.getProperty("java.version"));
-    try {
-      s.append(", host ").append(InetAddress.getLocalHost().getHostName());
-    } catch (IOException e) {
-      // no host name
-    }
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          s.append(", ").append(line.substring(line.indexOf(':') + 1).trim());
-          break;
-        }
-      }
-    } catch (IOException e) {
-      // not Linux
-    }
-    return s.toString();
-  }
-
   static void log(String s) {
-    System.out.println(s);
-    System.out.flush();
-  }
-
-  /** /proc/self/io of the whole process (all threads, Lance's native ones included). */
-  static final class ProcIo {
-    final long rchar;
-    final long syscr;
-    final long readBytes;
-
-    ProcIo(long rchar, long syscr, long readBytes) {
-      this.rchar = rchar;
-      this.syscr = syscr;
-      this.readBytes = readBytes;
-    }
-
-    static ProcIo now() {
-      long rchar = -1;
-      long syscr = -1;
-      long readBytes = -1;
-      try {
-        for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
-          String[] kv = line.split(":\\s*");
-          long v = Long.parseLong(kv[1].trim());
-          switch (kv[0]) {
-            case "rchar":
-              rchar = v;
-              break;
-            case "syscr":
-              syscr = v;
-              break;
-            case "read_bytes":
-              readBytes = v;
-              break;
-            default:
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        // not Linux
-      }
-      return new ProcIo(rchar, syscr, readBytes);
-    }
-
-    ProcIo minus(ProcIo b) {
-      return new ProcIo(rchar - b.rchar, syscr - b.syscr, readBytes - b.readBytes);
-    }
-
-    ProcIo plus(ProcIo b) {
-      return new ProcIo(rchar + b.rchar, syscr + b.syscr, readBytes + b.readBytes);
-    }
+    Reports.log(s);
   }
 }

@@ -1,14 +1,23 @@
-package dev.riffle.bench;
+package dev.riffle.bench.harness;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
-/** /proc/self/io: bytes and read calls of this process, page cache hits and disk reads apart. */
-final class ProcIo {
-  final long rchar;
-  final long syscr;
-  final long readBytes;
+/**
+ * /proc/self/io: bytes and read calls of this process (every thread, native ones included), page
+ * cache hits and disk reads apart.
+ */
+public final class ProcIo {
+  /** Bytes read by read calls, from the page cache or not. */
+  public final long rchar;
+
+  /** Read calls. */
+  public final long syscr;
+
+  /** Bytes this process made the block layer read (readahead included). */
+  public final long readBytes;
 
   private ProcIo(long rchar, long syscr, long readBytes) {
     this.rchar = rchar;
@@ -16,7 +25,7 @@ final class ProcIo {
     this.readBytes = readBytes;
   }
 
-  static ProcIo now() {
+  public static ProcIo now() {
     long rchar = -1;
     long syscr = -1;
     long readBytes = -1;
@@ -43,25 +52,19 @@ final class ProcIo {
     return new ProcIo(rchar, syscr, readBytes);
   }
 
-  ProcIo minus(ProcIo before) {
+  public ProcIo minus(ProcIo before) {
     return new ProcIo(rchar - before.rchar, syscr - before.syscr, readBytes - before.readBytes);
   }
 
-  ProcIo plus(ProcIo other) {
+  public ProcIo plus(ProcIo other) {
     return new ProcIo(rchar + other.rchar, syscr + other.syscr, readBytes + other.readBytes);
   }
 
-  /** Drops the page cache (root only); false if that is not allowed here. */
-  static boolean dropCaches() {
-    try {
-      new ProcessBuilder("sync").inheritIO().start().waitFor();
-      Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3\n");
-      return true;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+  /** Puts {@code syscr_per_row}, {@code rchar_per_row} and {@code disk_bytes_per_row}. */
+  public void putPerRow(Map<String, Object> r, long rows) {
+    double n = Math.max(1, rows);
+    r.put("syscr_per_row", syscr / n);
+    r.put("rchar_per_row", rchar / n);
+    r.put("disk_bytes_per_row", readBytes / n);
   }
 }
