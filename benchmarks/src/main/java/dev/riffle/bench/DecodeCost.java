@@ -1,7 +1,7 @@
 package dev.riffle.bench;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;

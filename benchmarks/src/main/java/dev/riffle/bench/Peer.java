@@ -1,6 +1,6 @@
 package dev.riffle.bench;
 
-import dev.riffle.format.ReadStats;
+import dev.riffle.format.read.ReadStats;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,8 +1,8 @@
 package dev.riffle.bench;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ReadStats;
-import dev.riffle.format.ScanCursor;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.ScanCursor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.riffle.bench;
 
 import dev.riffle.bench.harness.PageCache;
 import dev.riffle.bench.harness.Spread;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ReadStats;
-import dev.riffle.format.ScanCursor;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.ScanCursor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.riffle.cli;
 
 import dev.riffle.format.ColumnInfo;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ReadStats;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ReadStats;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.riffle.cli;
 
-import dev.riffle.format.FileReader;
+import dev.riffle.format.read.FileReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -2,8 +2,8 @@ package dev.riffle.cli;
 
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;

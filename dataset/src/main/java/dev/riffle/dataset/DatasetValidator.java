@@ -2,9 +2,9 @@ package dev.riffle.dataset;
 
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
 import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;

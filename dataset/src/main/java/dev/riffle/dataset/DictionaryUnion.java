@@ -1,9 +1,9 @@
 package dev.riffle.dataset;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.encoding.ByteSink;
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.ValueCodec;
+import dev.riffle.format.read.FileReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.RecordInput;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.SchemaLayout;
 import java.io.IOException;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.LocalStorage;
-import dev.riffle.format.FileReader;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.io.RandomAccessSource.Range;
+import dev.riffle.format.read.FileReader;
 import dev.riffle.s3.lazy.LazyStorageTest;
 import dev.riffle.s3.stage.LocalS3;
 import dev.riffle.s3.stage.TestDatasets;

@@ -1,6 +1,6 @@
 package dev.riffle.spark;
 
-import dev.riffle.format.ReadStats;
+import dev.riffle.format.read.ReadStats;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;

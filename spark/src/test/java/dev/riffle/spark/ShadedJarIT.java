@@ -41,7 +41,7 @@ class ShadedJarIT {
           .contains(
               "dev/riffle/spark/RiffleDataSource.class",
               "dev/riffle/spark/vector/ColumnVectors.class",
-              "dev/riffle/format/FileReader.class",
+              "dev/riffle/format/read/FileReader.class",
               "dev/riffle/dataset/Dataset.class",
               "dev/riffle/dataset/write/DatasetWriter.class",
               "dev/riffle/dataset/write/DatasetCommit.class",

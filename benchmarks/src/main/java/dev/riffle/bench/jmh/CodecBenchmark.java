@@ -1,8 +1,8 @@
 package dev.riffle.bench.jmh;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
 import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.write.FileWriter;
 import dev.riffle.format.write.WriterOptions;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,8 @@
 package dev.riffle.format.encoding;
 
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.RecordInput;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;

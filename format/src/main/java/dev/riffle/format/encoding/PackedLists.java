@@ -1,6 +1,8 @@
 package dev.riffle.format.encoding;
 
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.RecordInput;
 import dev.riffle.format.ZipLayout;
 import java.nio.ByteBuffer;
 import org.apache.arrow.memory.util.MemoryUtil;

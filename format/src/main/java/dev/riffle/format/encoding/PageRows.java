@@ -1,5 +1,6 @@
 package dev.riffle.format.encoding;
 
+import dev.riffle.format.ByteSink;
 import java.util.Arrays;
 
 /**

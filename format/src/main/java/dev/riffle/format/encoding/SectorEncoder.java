@@ -13,6 +13,7 @@ import static dev.riffle.format.SectorLayout.PAYLOAD_BYTES;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.SectorLayout;
 import java.nio.ByteBuffer;

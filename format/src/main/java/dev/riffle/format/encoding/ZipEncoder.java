@@ -1,6 +1,7 @@
 package dev.riffle.format.encoding;
 
 import com.github.luben.zstd.Zstd;
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.ZipLayout;
 
 /** Writes ZIP_FIXED and ZIP_VAR pages ({@link ZipLayout}). */

@@ -1,8 +1,8 @@
 package dev.riffle.format.schema;
 
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.encoding.ByteSink;
-import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.RecordInput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.riffle.format.write;
 
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.ColumnLayout;
-import dev.riffle.format.encoding.ByteSink;
 import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;

@@ -1,6 +1,6 @@
 package dev.riffle.format.write;
 
-import dev.riffle.format.encoding.ByteSink;
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.encoding.ValueCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

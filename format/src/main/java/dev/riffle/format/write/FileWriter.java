@@ -1,7 +1,7 @@
 package dev.riffle.format.write;
 
+import dev.riffle.format.ByteSink;
 import dev.riffle.format.FileLayout;
-import dev.riffle.format.encoding.ByteSink;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.SchemaLayout;
 import java.io.BufferedOutputStream;

@@ -2,6 +2,8 @@ package dev.riffle.format.encoding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.format.ByteSink;
+import dev.riffle.format.RecordInput;
 import dev.riffle.format.testing.Seeds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -3,10 +3,10 @@ package dev.riffle.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ReadStats;
-import dev.riffle.format.TakePlan;
 import dev.riffle.format.io.IoEngine;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.TakePlan;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package dev.riffle.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.format.FileLayout;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ReadStats;
-import dev.riffle.format.TakePlan;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.TakePlan;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.Seeds;
 import dev.riffle.format.testing.TypeCase;

@@ -3,7 +3,7 @@ package dev.riffle.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.FileReader;
+import dev.riffle.format.read.FileReader;
 import dev.riffle.format.schema.UnsupportedTypeException;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.TypeCase;

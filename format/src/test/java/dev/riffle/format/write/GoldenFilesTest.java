@@ -2,9 +2,9 @@ package dev.riffle.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
 import dev.riffle.format.ZipLayout;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.TypeCase;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.riffle.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.riffle.format.FileReader;
-import dev.riffle.format.ScanCursor;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.Seeds;
 import dev.riffle.format.testing.TypeCase;

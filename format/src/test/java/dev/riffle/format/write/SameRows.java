@@ -2,7 +2,7 @@ package dev.riffle.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.FileReader;
+import dev.riffle.format.read.FileReader;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import org.apache.arrow.vector.VectorSchemaRoot;

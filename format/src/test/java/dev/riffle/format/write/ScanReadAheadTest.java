@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.FileReader;
-import dev.riffle.format.PageInfo;
-import dev.riffle.format.ReadStats;
-import dev.riffle.format.ScanCursor;
 import dev.riffle.format.io.RandomAccessSource;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageInfo;
+import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.Seeds;
 import dev.riffle.format.testing.TypeCase;
 import java.io.ByteArrayOutputStream;

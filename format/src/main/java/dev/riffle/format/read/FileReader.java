@@ -1,6 +1,11 @@
-package dev.riffle.format;
+package dev.riffle.format.read;
 
-import dev.riffle.format.encoding.RecordInput;
+import dev.riffle.format.ColumnInfo;
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
+import dev.riffle.format.RecordInput;
+import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.IoEngine;

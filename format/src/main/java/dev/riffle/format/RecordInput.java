@@ -1,6 +1,5 @@
-package dev.riffle.format.encoding;
+package dev.riffle.format;
 
-import dev.riffle.format.CorruptFileException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -13,6 +12,10 @@ public final class RecordInput {
   private final String resource;
   private ByteBuffer buf;
   private long fileOffset;
+
+  /** Whether the bytes were inflated from a frame, so that positions are not file positions. */
+  private boolean inflated;
+
   private int position;
   private int limit;
 
@@ -38,7 +41,20 @@ public final class RecordInput {
     this.position = start;
     this.limit = start + length;
     this.fileOffset = fileOffset - start;
+    this.inflated = false;
     this.packed = false;
+    return this;
+  }
+
+  /**
+   * Points the cursor at {@code buf[start, start + length)}, bytes inflated from the compressed
+   * frame at {@code frameOffset}: a position inside them has no file offset of its own, so every
+   * corruption is reported at the frame.
+   */
+  public RecordInput resetInflated(ByteBuffer buf, int start, int length, long frameOffset) {
+    reset(buf, start, length, frameOffset);
+    this.fileOffset = frameOffset;
+    this.inflated = true;
     return this;
   }
 
@@ -60,7 +76,7 @@ public final class RecordInput {
    * Accounts for {@code bytes} restored by a packed list; packed items may take no space, so their
    * total per record is capped instead of their count being tied to the record's length.
    */
-  void spendPacked(long bytes) throws CorruptFileException {
+  public void spendPacked(long bytes) throws CorruptFileException {
     if (bytes > packedBudget) {
       throw corrupt(
           "packed lists restore more than "
@@ -90,14 +106,17 @@ public final class RecordInput {
     return limit - position;
   }
 
-  /** The absolute file offset of the cursor. */
+  /** The absolute file offset of the cursor (of the frame, for inflated bytes). */
   public long fileOffset() {
-    return fileOffset + position;
+    return inflated ? fileOffset : fileOffset + position;
   }
 
   /** A corruption at the cursor. */
   public CorruptFileException corrupt(String message) {
-    return new CorruptFileException(resource, fileOffset(), message);
+    return new CorruptFileException(
+        resource,
+        fileOffset(),
+        inflated ? message + " (in the bytes this compressed frame inflates to)" : message);
   }
 
   /** Checks that {@code n} bytes remain and returns the position they start at, advancing past. */

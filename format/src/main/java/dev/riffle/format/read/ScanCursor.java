@@ -1,5 +1,7 @@
-package dev.riffle.format;
+package dev.riffle.format.read;
 
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.IOException;

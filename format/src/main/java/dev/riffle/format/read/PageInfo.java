@@ -1,5 +1,6 @@
-package dev.riffle.format;
+package dev.riffle.format.read;
 
+import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.encoding.EliasFano;
 
 /**

@@ -1,4 +1,4 @@
-package dev.riffle.format.encoding;
+package dev.riffle.format;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

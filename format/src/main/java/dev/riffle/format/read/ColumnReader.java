@@ -1,12 +1,17 @@
-package dev.riffle.format;
+package dev.riffle.format.read;
 
 import com.github.luben.zstd.Zstd;
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FileLayout;
+import dev.riffle.format.RecordInput;
+import dev.riffle.format.SectorLayout;
+import dev.riffle.format.ZipLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
 import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
-import dev.riffle.format.encoding.RecordInput;
 import dev.riffle.format.encoding.StructCodec;
 import dev.riffle.format.encoding.ValueCodec;
 import dev.riffle.format.encoding.VectorSizes;
@@ -570,10 +575,15 @@ final class ColumnReader implements AutoCloseable {
             if (a > b || area + b > end) {
               throw new CorruptFileException(
                   resource,
-                  fileOffset + (offsets - base) + 2L * idx,
+                  // Positions in an inflated payload are no file positions: name the sector.
+                  memo.inflated ? fileOffset : fileOffset + (offsets - base) + 2L * idx,
                   "record offsets out of order or past the sector");
             }
-            in.reset(d, area + a, b - a, fileOffset + (area - base) + a);
+            if (memo.inflated) {
+              in.resetInflated(d, area + a, b - a, fileOffset);
+            } else {
+              in.reset(d, area + a, b - a, fileOffset + (area - base) + a);
+            }
             decodeRecord(in, t, j);
             idx++;
           }
@@ -986,7 +996,7 @@ final class ColumnReader implements AutoCloseable {
       ByteSplit.Decoder splitter = INFLATER.get().splitter;
       int n = splitter.decode(buf, pos + 1, length - 1, fileOffset + 1, resource);
       // Offsets inside the restored record are reported at the payload's start.
-      in.reset(
+      in.resetInflated(
           ByteBuffer.wrap(splitter.record(), 0, n).order(ByteOrder.LITTLE_ENDIAN),
           0,
           n,
@@ -1021,7 +1031,8 @@ final class ColumnReader implements AutoCloseable {
         throw new CorruptFileException(
             resource, fileOffset + 1, "zstd frame inflates to " + n + " of " + size + " bytes");
       }
-      in.reset(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, (int) size, fileOffset + 1);
+      in.resetInflated(
+          ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, (int) size, fileOffset + 1);
     } else if ((control & ZipLayout.CONTROL_PACKED) != 0) {
       in.reset(buf, pos + 1, length - 1, fileOffset + 1).packed();
     } else {
