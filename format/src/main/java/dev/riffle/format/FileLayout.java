@@ -25,25 +25,16 @@ public final class FileLayout {
   /** "RIFFLE", then 0x00 and 0x1A so that text tools and truncation show up as a bad magic. */
   public static final byte[] MAGIC = "RIFFLE\0\u001a".getBytes(StandardCharsets.ISO_8859_1);
 
+  /** The version every file is written with, and the only one readers read (spec/CHANGES.md). */
   public static final int VERSION_MAJOR = 1;
 
-  /** The newest minor version this code writes (writers write 1.0 when they use nothing newer). */
-  public static final int VERSION_MINOR = 3;
+  public static final int VERSION_MINOR = 0;
 
-  /** Readers accept major version 1, any minor version up to this one. */
-  public static final int VERSION_MINOR_SUPPORTED = 3;
-
-  /** The first minor version with compressed sectors (SectorLayout.FLAG_ZSTD). */
-  public static final int MINOR_SECTOR_ZSTD = 1;
-
-  /** The first minor version with byte-split records (ZipLayout.CONTROL_SPLIT). */
-  public static final int MINOR_SPLIT = 2;
-
-  /** The first minor version with list sectors (SectorLayout.CODEC_LISTS). */
-  public static final int MINOR_LISTS = 2;
-
-  /** The first minor version with packed integer-list records (ZipLayout.CONTROL_PACKED). */
-  public static final int MINOR_PACKED = 3;
+  /**
+   * Minor versions 1 to this one were drafts of 1.0 written by builds of this repository before
+   * they were folded into it; readers name them as such when they refuse them.
+   */
+  public static final int LAST_DRAFT_MINOR = 3;
 
   /** The sector: the unit every random read is aligned to and sized in. */
   public static final int SECTOR_BYTES = 4096;

@@ -5,19 +5,20 @@ public final class UnsupportedVersionException extends CorruptFileException {
   private static final long serialVersionUID = 1L;
 
   public UnsupportedVersionException(String resource, long offset, int major, int minor) {
-    super(
-        resource,
-        offset,
-        "format version "
-            + major
-            + "."
-            + minor
-            + " is not supported; this "
-            + "reader reads "
-            + FileLayout.VERSION_MAJOR
-            + ".0 to "
-            + FileLayout.VERSION_MAJOR
-            + "."
-            + FileLayout.VERSION_MINOR_SUPPORTED);
+    super(resource, offset, message(major, minor));
+  }
+
+  private static String message(int major, int minor) {
+    String supported = FileLayout.VERSION_MAJOR + "." + FileLayout.VERSION_MINOR;
+    String refused =
+        "format version " + major + "." + minor + " is not supported; this reader reads ";
+    if (major == FileLayout.VERSION_MAJOR && minor > 0 && minor <= FileLayout.LAST_DRAFT_MINOR) {
+      return refused
+          + supported
+          + " (a pre-release draft of "
+          + supported
+          + ", written before the drafts were folded into it: write the file again)";
+    }
+    return refused + supported;
   }
 }

@@ -39,8 +39,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Decode time per sparse row (a column group of ~1,500 sorted int32 gene ids in [0, 20000) and as
  * many float32 values, the shape of {@code riffle generate sparse}), in memory, with packed records
- * on and off (format 1.3, FORMAT.md §5.3): a 256-row random take and a full scan, in µs per row.
- * Run on request only:
+ * on and off (FORMAT.md §5.3): a 256-row random take and a full scan, in µs per row. Run on request
+ * only:
  *
  * <pre>
  * java --add-opens=java.base/java.nio=ALL-UNNAMED -jar benchmarks/target/benchmarks.jar PackedListsBenchmark

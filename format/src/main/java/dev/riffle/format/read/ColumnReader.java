@@ -48,19 +48,10 @@ final class ColumnReader implements AutoCloseable {
   final long dataBytes;
   final long ramBytes;
 
-  /** Whether the file's version (1.1 on) allows compressed sectors. */
-  private final boolean sectorZstd;
-
-  /** Whether the file's version (1.2 on) allows split records. */
-  private final boolean splitRecords;
-
-  /**
-   * Whether packed records are allowed: the file's version (1.3 on) and a column whose records hold
-   * a packable list.
-   */
+  /** Whether packed records are allowed: only in a column whose records hold a packable list. */
   private final boolean packedRecords;
 
-  /** Item width of LISTS sectors for this column (1.2 on), or -1 if it may not have them. */
+  /** Item width of LISTS sectors for this column, or -1 if it may not have them. */
   private final int listItemWidth;
 
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
@@ -74,11 +65,8 @@ final class ColumnReader implements AutoCloseable {
       RiffleSchema schema,
       FieldVector dictionary,
       long blockBytes,
-      long dataBytes,
-      int versionMinor) {
+      long dataBytes) {
     this.index = index;
-    this.sectorZstd = versionMinor >= FileLayout.MINOR_SECTOR_ZSTD;
-    this.splitRecords = versionMinor >= FileLayout.MINOR_SPLIT;
     this.spec = spec;
     this.pages = pages;
     this.resource = resource;
@@ -101,7 +89,7 @@ final class ColumnReader implements AutoCloseable {
       fixedWidth = -1;
       integerColumn = false;
       listItemWidth = -1;
-      packedRecords = versionMinor >= FileLayout.MINOR_PACKED && group.packs();
+      packedRecords = group.packs();
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       codec = Codecs.forField(field);
@@ -115,10 +103,8 @@ final class ColumnReader implements AutoCloseable {
           TypeSupport.integerSignedness(field.getType()) >= 0
               && Integer.bitCount(fixedWidth) == 1
               && fixedWidth <= 8;
-      listItemWidth =
-          versionMinor >= FileLayout.MINOR_LISTS ? TypeSupport.listItemWidth(field) : -1;
-      packedRecords =
-          versionMinor >= FileLayout.MINOR_PACKED && field.getDictionary() == null && codec.packs();
+      listItemWidth = TypeSupport.listItemWidth(field);
+      packedRecords = field.getDictionary() == null && codec.packs();
     }
   }
 
@@ -157,8 +143,7 @@ final class ColumnReader implements AutoCloseable {
       long dataBytes,
       int expectPages,
       BufferAllocator allocator,
-      String resource,
-      int versionMinor)
+      String resource)
       throws CorruptFileException {
     block = block.order(ByteOrder.LITTLE_ENDIAN);
     int length = block.remaining();
@@ -275,8 +260,7 @@ final class ColumnReader implements AutoCloseable {
       }
       throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
-    return new ColumnReader(
-        index, spec, pages, resource, schema, dictionary, length, dataBytes, versionMinor);
+    return new ColumnReader(index, spec, pages, resource, schema, dictionary, length, dataBytes);
   }
 
   private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
@@ -594,7 +578,7 @@ final class ColumnReader implements AutoCloseable {
           decodeLists(d, base, p, end, bitmap, valid, idx, kFrom, kTo, fileOffset, t, outStart);
           return;
         }
-      // A file before 1.2, or a column that cannot hold them: an unknown codec.
+      // A column that cannot hold them: an unknown codec.
       default:
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
@@ -602,7 +586,7 @@ final class ColumnReader implements AutoCloseable {
   }
 
   /**
-   * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1, 1.2) whose packed counts start at
+   * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1) whose packed counts start at
    * {@code p}: each row's record ({@code varint count}, then its items) is rebuilt in a per-thread
    * buffer and decoded like a RECORDS row. The first row's items start after the items of all valid
    * rows before it, so a take sums those counts (at most a sector's worth).
@@ -744,7 +728,7 @@ final class ColumnReader implements AutoCloseable {
     int expected =
         (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
             - (int) page.index().get(s);
-    int allowedFlags = SectorLayout.FLAG_VALIDITY | (sectorZstd ? SectorLayout.FLAG_ZSTD : 0);
+    int allowedFlags = SectorLayout.FLAG_VALIDITY | SectorLayout.FLAG_ZSTD;
     boolean zstd = (flags & SectorLayout.FLAG_ZSTD) != 0;
     int frameLength = buf.getShort(pos + SectorLayout.FRAME_LENGTH_OFFSET) & 0xFFFF;
     if (n != expected || (flags & ~allowedFlags) != 0 || (!zstd && frameLength != 0)) {
@@ -792,9 +776,9 @@ final class ColumnReader implements AutoCloseable {
   }
 
   /**
-   * Inflates the frame of a compressed sector (FORMAT.md §5.1, 1.1) into this thread's sector
-   * buffer, after the 16 header bytes, and returns that buffer limited to the end of the payload.
-   * The buffer is overwritten by the next compressed sector this thread checks, which is also when
+   * Inflates the frame of a compressed sector (FORMAT.md §5.1) into this thread's sector buffer,
+   * after the 16 header bytes, and returns that buffer limited to the end of the payload. The
+   * buffer is overwritten by the next compressed sector this thread checks, which is also when
    * {@link SectorMemo} forgets the sector it belongs to.
    */
   private ByteBuffer inflateSector(ByteBuffer buf, int pos, int frameLength, long fileOffset)
@@ -977,7 +961,7 @@ final class ColumnReader implements AutoCloseable {
     int known =
         ZipLayout.CONTROL_VALID
             | ZipLayout.CONTROL_ZSTD
-            | (splitRecords ? ZipLayout.CONTROL_SPLIT : 0)
+            | ZipLayout.CONTROL_SPLIT
             | (packedRecords ? ZipLayout.CONTROL_PACKED : 0);
     int kinds =
         control & (ZipLayout.CONTROL_ZSTD | ZipLayout.CONTROL_SPLIT | ZipLayout.CONTROL_PACKED);

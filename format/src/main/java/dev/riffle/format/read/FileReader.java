@@ -188,7 +188,7 @@ public final class FileReader implements AutoCloseable {
               + "."
               + minor);
     }
-    if (major != FileLayout.VERSION_MAJOR || minor > FileLayout.VERSION_MINOR_SUPPORTED) {
+    if (major != FileLayout.VERSION_MAJOR || minor != FileLayout.VERSION_MINOR) {
       throw new UnsupportedVersionException(
           name, footerAt + FileLayout.FOOTER_VERSION_MAJOR, major, minor);
     }
@@ -394,8 +394,7 @@ public final class FileReader implements AutoCloseable {
                 d[2],
                 (int) d[3],
                 allocator,
-                resource,
-                versionMinor);
+                resource);
       }
       return columns[c];
     }

@@ -44,7 +44,6 @@ public final class FileWriter implements AutoCloseable {
   private final Path target;
   private long rowCount;
   private boolean finished;
-  private final int versionMinor;
   private boolean failed;
 
   private FileWriter(
@@ -64,8 +63,6 @@ public final class FileWriter implements AutoCloseable {
     this.channel = channel;
     this.temp = temp;
     this.target = target;
-    boolean split = false;
-    boolean packed = false;
     for (var spec : schema.columns()) {
       int c = columns.size();
       columns.add(
@@ -79,18 +76,12 @@ public final class FileWriter implements AutoCloseable {
               options.packLists(),
               options.packIntLists(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
-      split |= columns.get(c).splitStride() > 0 || columns.get(c).listItemWidth() > 0;
-      packed |= columns.get(c).packsRecords();
     }
-    // Decided before the head is written, from the schema: whether a column may split records or
-    // pack lists (1.2), or pack integer lists in records (1.3).
-    this.versionMinor =
-        packed ? FileLayout.MINOR_PACKED : split ? FileLayout.MINOR_SPLIT : options.versionMinor();
     this.out = new FileOutput(stream);
     ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
     head.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);
     head.putShort(FileLayout.VERSION_MAJOR);
-    head.putShort(versionMinor);
+    head.putShort(FileLayout.VERSION_MINOR);
     out.write(head.array(), 0, head.length());
     out.alignToSector();
   }
@@ -352,7 +343,7 @@ public final class FileWriter implements AutoCloseable {
       f.putInt(0);
       f.putLong(rowCount);
       f.putShort(FileLayout.VERSION_MAJOR);
-      f.putShort(versionMinor);
+      f.putShort(FileLayout.VERSION_MINOR);
       f.putInt(crc(schemaBytes, schemaBytes.length));
       f.putInt(crc(d.array(), d.length()));
       f.putInt(crc(f.array(), f.length()));

@@ -89,15 +89,6 @@ public record WriterOptions(
     return splitFloats && zstdLevel > 0;
   }
 
-  /**
-   * The minor format version of files written with these options that have no column that could
-   * hold split records, LISTS sectors or packed records (FileWriter marks files with one 1.2, or
-   * 1.3 for packed records).
-   */
-  public int versionMinor() {
-    return sectorZstd() ? dev.riffle.format.FileLayout.MINOR_SECTOR_ZSTD : 0;
-  }
-
   public WriterOptions withCompressSectors(boolean on) {
     return new WriterOptions(
         pageBytes, columnGroups, zstdLevel, on, splitFloats, packLists, packIntLists);

@@ -492,15 +492,10 @@ class CorruptionTest {
     byte[] valid = writeFile(c, 50, seed, NULL_RATE, allocator);
     int len = valid.length;
     String supported =
-        "this reader reads "
-            + FileLayout.VERSION_MAJOR
-            + ".0 to "
-            + FileLayout.VERSION_MAJOR
-            + "."
-            + FileLayout.VERSION_MINOR_SUPPORTED;
+        "this reader reads " + FileLayout.VERSION_MAJOR + "." + FileLayout.VERSION_MINOR;
     int[][] versions = {
       {FileLayout.VERSION_MAJOR + 1, 0},
-      {FileLayout.VERSION_MAJOR, FileLayout.VERSION_MINOR_SUPPORTED + 1},
+      {FileLayout.VERSION_MAJOR, FileLayout.LAST_DRAFT_MINOR + 1},
       {0, 0},
       {0xFFFF, 0xFFFF},
     };

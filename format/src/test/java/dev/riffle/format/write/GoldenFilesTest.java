@@ -306,13 +306,7 @@ class GoldenFilesTest {
           assertThat(layouts).as("%s covers the %s layout", g.name(), name).contains(name);
         }
       }
-      String version =
-          g.name().startsWith("zip-packed")
-              ? "1.3"
-              : g.name().startsWith("zip-split") || g.name().startsWith("sectors-lists")
-                  ? "1.2"
-                  : g.options().sectorZstd() ? "1.1" : "1.0";
-      assertThat(reader.formatVersion()).isEqualTo(version);
+      assertThat(reader.formatVersion()).isEqualTo("1.0");
       if (g.name().startsWith("zip-split")) {
         long[] controls = SplitRecordsTest.controls(reader, Files.readAllBytes(committed));
         assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])

@@ -3,7 +3,6 @@ package dev.riffle.format.write;
 import static dev.riffle.format.testing.TypeCase.f;
 import static dev.riffle.format.testing.TypeCase.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
@@ -17,8 +16,6 @@ import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -33,7 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** LISTS sectors (format 1.2, FORMAT.md §5.1): lists of fixed-width items with packed counts. */
+/** LISTS sectors (FORMAT.md §5.1): lists of fixed-width items with packed counts. */
 class ListSectorsTest {
   // Packed records off, so that a file's version shows what LISTS sectors alone do.
   private static final WriterOptions LISTS =
@@ -119,8 +116,6 @@ class ListSectorsTest {
           FileReader b = open("plain.riffle", plain);
           VectorSchemaRoot source =
               RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
-        assertThat(a.formatVersion()).as(what).isEqualTo("1.2");
-        assertThat(b.formatVersion()).as(what).isIn("1.0", "1.1");
         long[] ca = codecs(a, lists);
         long[] cb = codecs(b, plain);
         assertThat(cb[SectorLayout.CODEC_LISTS]).as(what).isZero();
@@ -146,7 +141,6 @@ class ListSectorsTest {
     byte[] b =
         CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
     try (FileReader r = open("sectors_lists.riffle", b)) {
-      assertThat(r.formatVersion()).isEqualTo("1.2");
       assertThat(r.pages(0).size()).isGreaterThan(1);
       for (int col = 0; col < 2; col++) {
         int lists = 0;
@@ -229,10 +223,7 @@ class ListSectorsTest {
     assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS));
     try (FileReader r = open("default.riffle", byDefault);
         FileReader off =
-            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withPackLists(false)))) {
-      assertThat(r.formatVersion()).isEqualTo("1.2");
-      assertThat(off.formatVersion()).isEqualTo("1.1");
-    }
+            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withPackLists(false)))) {}
     // Nullable items, variable-width items, maps: not LISTS columns; the file is as before.
     Schema others =
         new Schema(
@@ -242,25 +233,6 @@ class ListSectorsTest {
                 f("c", new ArrowType.FixedSizeList(3), notNull("item", ITEMS.get(1)))));
     assertThat(write(others, 500, 3, 0.1, LISTS))
         .isEqualTo(write(others, 500, 3, 0.1, WriterOptions.defaults()));
-  }
-
-  @Test
-  void readersOfOlderVersionsRefuseListSectors() throws Exception {
-    Schema schema =
-        new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
-    byte[] b = write(schema, 300, 11, 0, LISTS);
-    byte[] as11 = b.clone();
-    ByteBuffer buf = ByteBuffer.wrap(as11).order(ByteOrder.LITTLE_ENDIAN);
-    buf.putShort(10, (short) 1);
-    buf.putShort(
-        as11.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) 1);
-    CorruptionTest.repairChecksums(as11);
-    try (FileReader r = open("as-1.1.riffle", as11)) {
-      assertThatThrownBy(() -> r.take(new long[] {0}, null).close())
-          .isInstanceOf(CorruptFileException.class)
-          .hasMessageContaining("as-1.1.riffle at offset " + (FileLayout.DATA_OFFSET + 2))
-          .hasMessageContaining("unknown sector codec 3");
-    }
   }
 
   /**

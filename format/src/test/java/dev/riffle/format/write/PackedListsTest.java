@@ -3,13 +3,10 @@ package dev.riffle.format.write;
 import static dev.riffle.format.testing.TypeCase.f;
 import static dev.riffle.format.testing.TypeCase.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.FileLayout;
-import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.RecordPacker;
@@ -21,8 +18,6 @@ import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -46,7 +41,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Packed records (format 1.3, FORMAT.md §5.3): lists of non-null integers as bit-packed deltas. */
+/** Packed records (FORMAT.md §5.3): lists of non-null integers as bit-packed deltas. */
 class PackedListsTest {
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
 
@@ -332,8 +327,6 @@ class PackedListsTest {
         byte[] off = write(schema, source, o.withPackIntLists(false));
         try (FileReader a = open("on.riffle", on);
             FileReader b = open("off.riffle", off)) {
-          assertThat(a.formatVersion()).as(what).isEqualTo("1.3");
-          assertThat(b.formatVersion()).as(what).isNotEqualTo("1.3");
           long[] ca = controls(a, on);
           assertThat(controls(b, off)[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED])
               .as(what)
@@ -432,11 +425,13 @@ class PackedListsTest {
     Schema sparse = sparseSchema();
     try (VectorSchemaRoot source = VectorSchemaRoot.create(sparse, allocator)) {
       fillSparse(source, 50, new SplittableRandom(3));
-      try (FileReader a = open("a.riffle", write(sparse, source, WriterOptions.defaults()));
-          FileReader b = open("b.riffle", write(sparse, source, OFF))) {
-        assertThat(a.formatVersion()).isEqualTo("1.3");
-        // indices is a LISTS column in sectors (1.2) when packing is off.
-        assertThat(b.formatVersion()).isEqualTo("1.2");
+      byte[] on = write(sparse, source, WriterOptions.defaults());
+      byte[] off = write(sparse, source, OFF);
+      try (FileReader a = open("a.riffle", on);
+          FileReader b = open("b.riffle", off)) {
+        int packed = ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED;
+        assertThat(controls(a, on)[packed]).isPositive();
+        assertThat(controls(b, off)[packed]).isZero();
       }
     }
     // Nullable items, float items, maps, booleans: nothing packs; the file is as it was.
@@ -449,9 +444,6 @@ class PackedListsTest {
                 f("long_s", ArrowType.Utf8.INSTANCE)));
     byte[] d = RandomData.file(others, 300, 5, 0.1, WriterOptions.defaults(), allocator);
     assertThat(d).isEqualTo(RandomData.file(others, 300, 5, 0.1, OFF, allocator));
-    try (FileReader r = open("d.riffle", d)) {
-      assertThat(r.formatVersion()).isEqualTo("1.2");
-    }
   }
 
   /** Rows of one size go to ZIP_FIXED unless packed records make the page 1/20 smaller. */
@@ -504,39 +496,6 @@ class PackedListsTest {
     out.clear();
     RecordPacker.of(Codecs.forField(u8)).pack(new byte[] {2, (byte) 0xFF, 0}, 0, 3, out);
     assertThat(HexFormat.of().formatHex(out.toByteArray())).isEqualTo("02fe03fd0300");
-  }
-
-  @Test
-  void olderReadersRefusePackedRecords() throws Exception {
-    Schema schema = sparseSchema();
-    try (VectorSchemaRoot source = VectorSchemaRoot.create(schema, allocator)) {
-      fillSparse(source, 20, new SplittableRandom(7));
-      byte[] b = write(schema, source, ON.withColumnGroup("indices", "values"));
-      // Marked 1.2, the packed control byte is unknown: corruption at the record.
-      byte[] as12 = relabel(b, 2);
-      try (FileReader r = open("as-1.2.riffle", as12)) {
-        PageInfo p = r.pages(0).get(0);
-        assertThatThrownBy(() -> r.take(new long[] {0}, null).close())
-            .isInstanceOf(CorruptFileException.class)
-            .hasMessageContaining("as-1.2.riffle at offset " + p.offset())
-            .hasMessageContaining("bad control byte 9");
-      }
-      // Marked 1.4, the file is refused by its version, as a 1.2 reader refuses a 1.3 file.
-      assertThatThrownBy(() -> open("as-1.4.riffle", relabel(b, 4)).close())
-          .isInstanceOf(UnsupportedVersionException.class)
-          .hasMessageContaining(
-              "format version 1.4 is not supported; this reader reads 1.0 to 1.3");
-    }
-  }
-
-  private static byte[] relabel(byte[] b, int minor) {
-    byte[] c = b.clone();
-    ByteBuffer buf = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
-    buf.putShort(10, (short) minor);
-    buf.putShort(
-        c.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) minor);
-    CorruptionTest.repairChecksums(c);
-    return c;
   }
 
   // ---------------------------------------------------------------------------------------------

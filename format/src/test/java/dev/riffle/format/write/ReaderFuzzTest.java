@@ -228,9 +228,8 @@ class ReaderFuzzTest {
   }
 
   /**
-   * Adds the compressed-sector inputs (format 1.1) to the corpus without touching the others:
-   * {@code mvn -pl format test -Dtest=ReaderFuzzTest#regenerateSectorZstdCorpus
-   * -Dcorpus.regenerate=true}.
+   * Adds the compressed-sector inputs to the corpus without touching the others: {@code mvn -pl
+   * format test -Dtest=ReaderFuzzTest#regenerateSectorZstdCorpus -Dcorpus.regenerate=true}.
    */
   @Test
   @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
@@ -253,8 +252,8 @@ class ReaderFuzzTest {
   }
 
   /**
-   * Adds the split-record inputs (format 1.2) to the corpus without touching the others: {@code mvn
-   * -pl format test -Dtest=ReaderFuzzTest#regenerateSplitCorpus -Dcorpus.regenerate=true}.
+   * Adds the split-record inputs to the corpus without touching the others: {@code mvn -pl format
+   * test -Dtest=ReaderFuzzTest#regenerateSplitCorpus -Dcorpus.regenerate=true}.
    */
   @Test
   @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
@@ -283,8 +282,8 @@ class ReaderFuzzTest {
   }
 
   /**
-   * Adds the LISTS-sector inputs (format 1.2) to the corpus without touching the others: {@code mvn
-   * -pl format test -Dtest=ReaderFuzzTest#regenerateListsCorpus -Dcorpus.regenerate=true}.
+   * Adds the LISTS-sector inputs to the corpus without touching the others: {@code mvn -pl format
+   * test -Dtest=ReaderFuzzTest#regenerateListsCorpus -Dcorpus.regenerate=true}.
    */
   @Test
   @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
@@ -315,8 +314,8 @@ class ReaderFuzzTest {
   }
 
   /**
-   * Adds the packed-record inputs (format 1.3) to the corpus without touching the others: {@code
-   * mvn -pl format test -Dtest=ReaderFuzzTest#regeneratePackedCorpus -Dcorpus.regenerate=true}.
+   * Adds the packed-record inputs to the corpus without touching the others: {@code mvn -pl format
+   * test -Dtest=ReaderFuzzTest#regeneratePackedCorpus -Dcorpus.regenerate=true}.
    */
   @Test
   @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")

@@ -1,7 +1,6 @@
 package dev.riffle.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.riffle.format.ColumnLayout;
@@ -38,10 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compressed sectors (format 1.1, FORMAT.md §5.1): chosen for compressible narrow values, at least
- * a quarter more rows per sector than plain ones, one aligned 4 KiB read per row still, version 1.1
- * exactly when enabled, refused in a file that claims 1.0, and damage inside a frame reported as
- * corruption.
+ * Compressed sectors (FORMAT.md §5.1): chosen for compressible narrow values, at least a quarter
+ * more rows per sector than plain ones, one aligned 4 KiB read per row still, and damage inside a
+ * frame reported as corruption.
  */
 class SectorZstdTest {
   private static final int ROWS = 20_000;
@@ -118,8 +116,8 @@ class SectorZstdTest {
     String where = Seeds.reproduce("format", SectorZstdTest.class, "?", seed);
     Path packed = write("packed", WriterOptions.defaults());
     Path plain = write("plain", WriterOptions.defaults().withCompressSectors(false));
-    assertThat(minor(packed)).isEqualTo(1);
-    assertThat(minor(plain)).isEqualTo(0);
+    assertThat(minor(packed)).isEqualTo(FileLayout.VERSION_MINOR);
+    assertThat(minor(plain)).isEqualTo(FileLayout.VERSION_MINOR);
     List<int[]> p = sectorKinds(packed, allocator);
     List<int[]> q = sectorKinds(plain, allocator);
     for (int c = 0; c < p.size(); c++) {
@@ -134,9 +132,8 @@ class SectorZstdTest {
           .isLessThanOrEqualTo(plainSectors);
     }
     assertThat(Files.size(packed) * 1.2).isLessThanOrEqualTo(Files.size(plain));
-    // zstd level 0 turns compressed sectors off: a 1.0 file, byte for byte the plain one.
+    // zstd level 0 turns compressed sectors off: byte for byte the plain file.
     Path off = write("off", WriterOptions.defaults().withZstdLevel(0));
-    assertThat(minor(off)).isEqualTo(0);
     assertThat(Files.readAllBytes(off)).isEqualTo(Files.readAllBytes(plain));
   }
 
@@ -209,24 +206,6 @@ class SectorZstdTest {
         CorruptionTest.writeFile(c, c.severalPagesRows, seed, CorruptionTest.NULL_RATE, allocator));
     for (int[] kinds : sectorKinds(file, allocator)) {
       assertThat(kinds[1]).isPositive();
-    }
-  }
-
-  @Test
-  void aFileThatClaims10MayNotUseThem() throws Exception {
-    Path file = write("packed", WriterOptions.defaults());
-    byte[] b = Files.readAllBytes(file);
-    ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    buf.putShort(10, (short) 0);
-    buf.putShort(b.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) 0);
-    CorruptionTest.repairChecksums(b);
-    Path claims10 = dir.resolve("claims-1.0.riffle");
-    Files.write(claims10, b);
-    try (FileReader reader = FileReader.open(claims10, allocator)) {
-      assertThat(reader.formatVersion()).isEqualTo("1.0");
-      assertThatThrownBy(() -> reader.take(new long[] {0}, List.of("text_s")).close())
-          .isInstanceOf(CorruptFileException.class)
-          .hasMessageContaining("sector header");
     }
   }
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Split records (format 1.2, FORMAT.md §5.3): wide float rows stored as byte planes. */
+/** Split records (FORMAT.md §5.3): wide float rows stored as byte planes. */
 class SplitRecordsTest {
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   private static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
@@ -131,8 +131,6 @@ class SplitRecordsTest {
           FileReader b = open("plain.riffle", plain);
           VectorSchemaRoot source =
               RandomData.generate(schema, rows, dataSeed, nullRate, allocator)) {
-        assertThat(a.formatVersion()).as(what).isEqualTo("1.2");
-        assertThat(b.formatVersion()).as(what).isEqualTo("1.1");
         assertThat(controls(a, split)[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT])
             .as(what + ": split records")
             .isPositive();
@@ -180,7 +178,6 @@ class SplitRecordsTest {
     byte[] b =
         CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
     try (FileReader r = open("zip_split.riffle", b)) {
-      assertThat(r.formatVersion()).isEqualTo("1.2");
       long[] controls = controls(r, b);
       assertThat(controls[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT]).isPositive();
       assertThat(r.pages(0).size()).isGreaterThan(1);
@@ -194,9 +191,6 @@ class SplitRecordsTest {
     byte[] on = write(schema, 30, 11, 0.1, SPLIT);
     byte[] byDefault = write(schema, 30, 11, 0.1, WriterOptions.defaults());
     assertThat(byDefault).isEqualTo(write(schema, 30, 11, 0.1, SPLIT.withSplitFloats(false)));
-    try (FileReader r = open("default.riffle", byDefault)) {
-      assertThat(r.formatVersion()).isEqualTo("1.1");
-    }
     assertThat(on.length).isLessThan(byDefault.length);
   }
 
@@ -211,28 +205,31 @@ class SplitRecordsTest {
     byte[] on = write(schema, 300, 3, 0.1, SPLIT);
     byte[] off = write(schema, 300, 3, 0.1, SPLIT.withSplitFloats(false));
     assertThat(on).isEqualTo(off);
-    try (FileReader r = open("no-floats.riffle", on)) {
-      assertThat(r.formatVersion()).isEqualTo("1.1");
-    }
   }
 
   @Test
-  void readersOfOlderVersionsRefuseSplitRecords() throws Exception {
+  void draftVersionsAndNewerVersionsAreRefusedByTheirNumber() throws Exception {
     Schema schema =
         new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(500), notNull("item", F32))));
     byte[] b = write(schema, 30, 11, 0, SPLIT);
-    // Marked 1.1, a file may not use them: the control byte is unknown there.
-    byte[] as11 = withMinor(b, 1);
-    try (FileReader r = open("as-1.1.riffle", as11)) {
-      assertThatThrownBy(() -> r.take(new long[] {0}, null).close())
-          .isInstanceOf(CorruptFileException.class)
-          .hasMessageContaining("as-1.1.riffle at offset")
-          .hasMessageContaining("bad control byte 5");
+    try (FileReader r = open("current.riffle", b)) {
+      assertThat(r.formatVersion()).isEqualTo("1.0");
+    }
+    // 1.1 to 1.3 were drafts folded into 1.0 (spec/CHANGES.md): refused, and said so.
+    for (int draft = 1; draft <= FileLayout.LAST_DRAFT_MINOR; draft++) {
+      String name = "as-1." + draft + ".riffle";
+      byte[] relabelled = withMinor(b, draft);
+      assertThatThrownBy(() -> open(name, relabelled).close())
+          .isInstanceOf(UnsupportedVersionException.class)
+          .hasMessageContaining(name + " at offset")
+          .hasMessageContaining("format version 1." + draft + " is not supported")
+          .hasMessageContaining("pre-release draft of 1.0");
     }
     // A newer minor is refused by its number, before anything else is read.
     assertThatThrownBy(() -> open("as-1.4.riffle", withMinor(b, 4)).close())
         .isInstanceOf(UnsupportedVersionException.class)
-        .hasMessageContaining("format version 1.4 is not supported; this reader reads 1.0 to 1.3");
+        .hasMessageContaining("format version 1.4 is not supported; this reader reads 1.0")
+        .hasMessageNotContaining("draft");
   }
 
   private static byte[] withMinor(byte[] b, int minor) {
