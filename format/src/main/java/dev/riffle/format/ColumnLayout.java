@@ -6,11 +6,7 @@ package dev.riffle.format;
  *
  * <pre>
  * u32 pageCount | u32 flags (bit0: dictionary section present)
- * page entry[pageCount], PAGE_ENTRY_BYTES each:
- *   0  u64 offset        8  u64 byteLength    16 u64 firstRow    24 u32 rowCount
- *   28 u8  layout        29 u8  flags (bit0: has nulls)           30 u16 reserved (0)
- *   32 u32 crc32c of the page's bytes          36 u32 slotWidth (ZIP_FIXED, else 0)
- *   40 u32 indexLength   44 u32 reserved (0)
+ * page entry[pageCount], PageEntryLayout.ENTRY_BYTES each (see PageEntryLayout)
  * index[pageCount]: indexLength bytes each, in page order (an Elias-Fano sequence, see below)
  * dictionary section (if flagged): u32 count, then count × (varint length, value record)
  * u32 crc32c of all bytes of the block before it
@@ -23,7 +19,6 @@ public final class ColumnLayout {
   private ColumnLayout() {}
 
   public static final int HEADER_BYTES = 8;
-  public static final int PAGE_ENTRY_BYTES = 48;
   public static final int FLAG_DICTIONARY = 1;
 
   /** Narrow values and small records packed into self-contained 4 KiB sectors. */
@@ -34,8 +29,6 @@ public final class ColumnLayout {
 
   /** Records of any size, located through the in-memory offset index. */
   public static final int LAYOUT_ZIP_VAR = 3;
-
-  public static final int PAGE_FLAG_HAS_NULLS = 1;
 
   /** Largest dictionary the reader accepts (entries); beyond this it is no categorical. */
   public static final int MAX_DICTIONARY_ENTRIES = 1 << 24;

@@ -1,5 +1,7 @@
 package dev.riffle.format;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,14 +12,11 @@ import java.nio.charset.StandardCharsets;
  * offset 4096   pages, each starting on a 4096-byte boundary, zero padding between them
  *               column blocks (one per stored column, 8-byte aligned; see ColumnLayout)
  *               schema block (see SchemaLayout)
- *               column directory: DIRECTORY_ENTRY_BYTES per column
- * EOF - 64      footer (FOOTER_BYTES):
- *   0  u64 schemaOffset      8  u64 schemaLength     16 u64 directoryOffset
- *   24 u32 columnCount       28 u32 reserved (0)     32 u64 rowCount
- *   40 u16 versionMajor      42 u16 versionMinor     44 u32 schemaCrc32c
- *   48 u32 directoryCrc32c   52 u32 footerCrc32c (of bytes 0..52)   56 u8[8] MAGIC
- * directory entry: u64 blockOffset, u64 blockLength, u64 dataBytes, u32 pageCount, u32 reserved
+ *               column directory (see DirectoryLayout)
+ * EOF - 64      footer (see FooterLayout)
  * </pre>
+ *
+ * This class reads and writes the head; the other structures have a layout class each.
  */
 public final class FileLayout {
   private FileLayout() {}
@@ -42,29 +41,64 @@ public final class FileLayout {
   public static final int HEAD_BYTES = SECTOR_BYTES;
   public static final int DATA_OFFSET = HEAD_BYTES;
 
-  public static final int FOOTER_BYTES = 64;
-  public static final int FOOTER_SCHEMA_OFFSET = 0;
-  public static final int FOOTER_SCHEMA_LENGTH = 8;
-  public static final int FOOTER_DIRECTORY_OFFSET = 16;
-  public static final int FOOTER_COLUMN_COUNT = 24;
-  public static final int FOOTER_ROW_COUNT = 32;
-  public static final int FOOTER_VERSION_MAJOR = 40;
-  public static final int FOOTER_VERSION_MINOR = 42;
-  public static final int FOOTER_SCHEMA_CRC = 44;
-  public static final int FOOTER_DIRECTORY_CRC = 48;
-  public static final int FOOTER_CRC = 52;
-  public static final int FOOTER_MAGIC = 56;
-
-  public static final int DIRECTORY_ENTRY_BYTES = 32;
-
   /** Smallest possible file: head, footer, an empty schema and directory. */
-  public static final int MIN_FILE_BYTES = HEAD_BYTES + FOOTER_BYTES;
+  public static final int MIN_FILE_BYTES = HEAD_BYTES + FooterLayout.FOOTER_BYTES;
 
   /**
    * How much of the tail the reader fetches on open: usually footer, directory and schema at once,
    * so that opening costs one read.
    */
   public static final int TAIL_READ_BYTES = 64 * 1024;
+
+  /** Head bytes the reader reads: the magic and the version. */
+  public static final int HEAD_READ_BYTES = 12;
+
+  public static final int HEAD_VERSION_MAJOR = 8;
+  public static final int HEAD_VERSION_MINOR = 10;
+
+  /** A version as a file states it. */
+  public record Version(int major, int minor) {
+    @Override
+    public String toString() {
+      return major + "." + minor;
+    }
+  }
+
+  /**
+   * The head's first {@link #HEAD_READ_BYTES} bytes for a file of the current version; the rest of
+   * the head, to {@link #HEAD_BYTES}, is zeros.
+   */
+  public static byte[] writeHead() {
+    ByteSink head = new ByteSink(HEAD_BYTES);
+    head.put(MAGIC, 0, MAGIC.length);
+    head.putShort(VERSION_MAJOR);
+    head.putShort(VERSION_MINOR);
+    return head.toByteArray();
+  }
+
+  /**
+   * Checks the magic at the start of {@code head} (the file's first {@link #HEAD_READ_BYTES}) and
+   * returns the version it states.
+   */
+  public static Version readHeadVersion(ByteBuffer head, String resource)
+      throws CorruptFileException {
+    ByteBuffer b = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    if (!magicAt(b, 0)) {
+      throw new CorruptFileException(resource, 0, "not a Riffle file (bad magic at the start)");
+    }
+    return new Version(
+        b.getShort(HEAD_VERSION_MAJOR) & 0xFFFF, b.getShort(HEAD_VERSION_MINOR) & 0xFFFF);
+  }
+
+  /** Whether {@link #MAGIC} is at {@code b[at]}. */
+  public static boolean magicAt(ByteBuffer b, int at) {
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (b.get(at + i) != MAGIC[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** Rounds up to the next multiple of the sector size. */
   public static long alignToSector(long offset) {

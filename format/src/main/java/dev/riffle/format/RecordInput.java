@@ -111,6 +111,11 @@ public final class RecordInput {
     return inflated ? fileOffset : fileOffset + position;
   }
 
+  /** A corruption at {@code fileOffset}, a position this input has read past. */
+  public CorruptFileException corruptAt(long fileOffset, String message) {
+    return new CorruptFileException(resource, fileOffset, message);
+  }
+
   /** A corruption at the cursor. */
   public CorruptFileException corrupt(String message) {
     return new CorruptFileException(

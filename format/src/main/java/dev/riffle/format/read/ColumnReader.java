@@ -4,6 +4,8 @@ import com.github.luben.zstd.Zstd;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.PageEntryLayout;
+import dev.riffle.format.PageEntryLayout.PageEntry;
 import dev.riffle.format.RecordInput;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.ZipLayout;
@@ -165,7 +167,7 @@ final class ColumnReader implements AutoCloseable {
     int flags = in.i32();
     if (pageCount != expectPages
         || pageCount < 0
-        || (long) pageCount * ColumnLayout.PAGE_ENTRY_BYTES > in.remaining()) {
+        || (long) pageCount * PageEntryLayout.ENTRY_BYTES > in.remaining()) {
       throw in.corrupt("bad page count " + pageCount);
     }
     if ((flags & ~ColumnLayout.FLAG_DICTIONARY) != 0) {
@@ -175,54 +177,14 @@ final class ColumnReader implements AutoCloseable {
     if (((flags & ColumnLayout.FLAG_DICTIONARY) != 0) != dictionaryField) {
       throw in.corrupt("dictionary section present where the schema says otherwise");
     }
-    long[][] entries = new long[pageCount][];
-    int[] indexLengths = new int[pageCount];
+    PageEntry[] entries = new PageEntry[pageCount];
     long nextRow = 0;
     long minOffset = FileLayout.DATA_OFFSET;
     for (int p = 0; p < pageCount; p++) {
-      long entryAt = in.fileOffset();
-      long pageOffset = in.i64();
-      long pageBytes = in.i64();
-      long firstRow = in.i64();
-      int rows = in.i32();
-      int layout = in.u8();
-      int pageFlags = in.u8();
-      int reserved = in.u16();
-      int pageCrc = in.i32();
-      int slot = in.i32();
-      int indexLength = in.i32();
-      int reserved2 = in.i32();
-      if (reserved != 0 || reserved2 != 0 || (pageFlags & ~ColumnLayout.PAGE_FLAG_HAS_NULLS) != 0) {
-        throw new CorruptFileException(resource, entryAt, "non-zero reserved bits in page entry");
-      }
-      if (firstRow != nextRow
-          || rows <= 0
-          || pageOffset < minOffset
-          || pageOffset % FileLayout.SECTOR_BYTES != 0
-          || pageBytes <= 0
-          || pageBytes > fileLength - pageOffset
-          || indexLength < 0) {
-        throw new CorruptFileException(
-            resource,
-            entryAt,
-            "page "
-                + p
-                + " of column '"
-                + spec.name()
-                + "' has an impossible position, size or row range");
-      }
-      if (layout < ColumnLayout.LAYOUT_SECTORS || layout > ColumnLayout.LAYOUT_ZIP_VAR) {
-        throw new CorruptFileException(resource, entryAt, "unknown page layout " + layout);
-      }
-      if (layout == ColumnLayout.LAYOUT_ZIP_FIXED
-          && (slot <= 0 || (long) slot * rows != pageBytes || ((pageFlags & 1) != 0 && slot < 2))) {
-        throw new CorruptFileException(resource, entryAt, "bad fixed slot width " + slot);
-      }
-      nextRow = firstRow + rows;
-      minOffset = pageOffset + pageBytes;
-      entries[p] =
-          new long[] {pageOffset, pageBytes, firstRow, rows, layout, pageFlags, pageCrc, slot};
-      indexLengths[p] = indexLength;
+      PageEntry e = PageEntryLayout.read(in, p, spec.name(), nextRow, minOffset, fileLength);
+      nextRow = e.firstRow() + e.rowCount();
+      minOffset = e.offset() + e.byteLength();
+      entries[p] = e;
     }
     if (nextRow != rowCount) {
       throw in.corrupt(
@@ -230,25 +192,32 @@ final class ColumnReader implements AutoCloseable {
     }
     PageInfo[] pages = new PageInfo[pageCount];
     for (int p = 0; p < pageCount; p++) {
-      long[] e = entries[p];
-      int layout = (int) e[4];
+      PageEntry e = entries[p];
       EliasFano ef = null;
       long indexAt = in.fileOffset();
-      int start = in.take(indexLengths[p]);
-      if (layout != ColumnLayout.LAYOUT_ZIP_FIXED) {
+      int start = in.take(e.indexLength());
+      if (e.layout() != ColumnLayout.LAYOUT_ZIP_FIXED) {
         ByteBuffer ib = in.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ib.limit(start + indexLengths[p]).position(start);
+        ib.limit(start + e.indexLength()).position(start);
         ef = EliasFano.read(ib, resource, indexAt);
         if (ib.hasRemaining()) {
           throw new CorruptFileException(resource, indexAt, "index has trailing bytes");
         }
-        checkIndex(ef, layout, e, resource, indexAt);
-      } else if (indexLengths[p] != 0) {
+        checkIndex(ef, e, resource, indexAt);
+      } else if (e.indexLength() != 0) {
         throw new CorruptFileException(resource, indexAt, "fixed-slot page with an index");
       }
       pages[p] =
           new PageInfo(
-              e[0], e[1], e[2], (int) e[3], layout, (int) e[5], (int) e[6], (int) e[7], ef);
+              e.offset(),
+              e.byteLength(),
+              e.firstRow(),
+              e.rowCount(),
+              e.layout(),
+              e.flags(),
+              e.crc32c(),
+              e.slotWidth(),
+              ef);
     }
     FieldVector dictionary = null;
     if (dictionaryField) {
@@ -263,11 +232,11 @@ final class ColumnReader implements AutoCloseable {
     return new ColumnReader(index, spec, pages, resource, schema, dictionary, length, dataBytes);
   }
 
-  private static void checkIndex(EliasFano ef, int layout, long[] e, String resource, long at)
+  private static void checkIndex(EliasFano ef, PageEntry e, String resource, long at)
       throws CorruptFileException {
-    long rows = e[3];
-    long bytes = e[1];
-    if (layout == ColumnLayout.LAYOUT_SECTORS) {
+    long rows = e.rowCount();
+    long bytes = e.byteLength();
+    if (e.layout() == ColumnLayout.LAYOUT_SECTORS) {
       long sectors = ef.size();
       if (sectors < 1
           || sectors * FileLayout.SECTOR_BYTES != bytes

@@ -3,7 +3,10 @@ package dev.riffle.format.read;
 import dev.riffle.format.ColumnInfo;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
+import dev.riffle.format.FooterLayout.Footer;
 import dev.riffle.format.RecordInput;
 import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.encoding.VectorSizes;
@@ -68,9 +71,9 @@ public final class FileReader implements AutoCloseable {
   private final String resource;
   private final long length;
   private final long rowCount;
-  private final int versionMinor;
+  private final FileLayout.Version version;
   private final RiffleSchema schema;
-  private final long[][] directory;
+  private final DirectoryLayout.Entry[] directory;
   private final ColumnReader[] columns;
   private final ReadStats stats;
   private long coalesceGap = 0;
@@ -82,9 +85,9 @@ public final class FileReader implements AutoCloseable {
       BufferAllocator allocator,
       long length,
       long rowCount,
-      int versionMinor,
+      FileLayout.Version version,
       RiffleSchema schema,
-      long[][] directory,
+      DirectoryLayout.Entry[] directory,
       ReadStats stats) {
     this.stats = stats;
     this.source = source;
@@ -93,7 +96,7 @@ public final class FileReader implements AutoCloseable {
     this.resource = source.name();
     this.length = length;
     this.rowCount = rowCount;
-    this.versionMinor = versionMinor;
+    this.version = version;
     this.schema = schema;
     this.directory = directory;
     this.columns = new ColumnReader[directory.length];
@@ -151,63 +154,32 @@ public final class FileReader implements AutoCloseable {
       throw new CorruptFileException(
           name, 0, "a file of " + len + " bytes is too short to be a Riffle file");
     }
-    ByteBuffer head = read(source, openStats, 0, 12);
-    if (!magicAt(head, 0)) {
-      throw new CorruptFileException(name, 0, "not a Riffle file (bad magic at the start)");
-    }
+    FileLayout.Version headVersion =
+        FileLayout.readHeadVersion(read(source, openStats, 0, FileLayout.HEAD_READ_BYTES), name);
     int tailLength = (int) Math.min(len, FileLayout.TAIL_READ_BYTES);
     long tailOffset = len - tailLength;
     ByteBuffer tail = read(source, openStats, tailOffset, tailLength);
-    int f = tailLength - FileLayout.FOOTER_BYTES;
-    long footerAt = len - FileLayout.FOOTER_BYTES;
-    if (!magicAt(tail, f + FileLayout.FOOTER_MAGIC)) {
+    long footerAt = len - FooterLayout.FOOTER_BYTES;
+    Footer footer = FooterLayout.read(tail, tailLength - FooterLayout.FOOTER_BYTES, name, footerAt);
+    FileLayout.Version version =
+        new FileLayout.Version(footer.versionMajor(), footer.versionMinor());
+    if (!version.equals(headVersion)) {
       throw new CorruptFileException(
           name,
-          footerAt + FileLayout.FOOTER_MAGIC,
-          "bad magic at the end (truncated or not a Riffle file)");
+          FileLayout.HEAD_VERSION_MAJOR,
+          "head says version " + headVersion + " but footer says " + version);
     }
-    CRC32C crc = new CRC32C();
-    crc.update(tail.duplicate().position(f).limit(f + FileLayout.FOOTER_CRC));
-    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_CRC)) {
-      throw new CorruptFileException(name, footerAt, "footer checksum mismatch");
-    }
-    int major = tail.getShort(f + FileLayout.FOOTER_VERSION_MAJOR) & 0xFFFF;
-    int minor = tail.getShort(f + FileLayout.FOOTER_VERSION_MINOR) & 0xFFFF;
-    int headMajor = head.getShort(8) & 0xFFFF;
-    int headMinor = head.getShort(10) & 0xFFFF;
-    if (major != headMajor || minor != headMinor) {
-      throw new CorruptFileException(
-          name,
-          8,
-          "head says version "
-              + headMajor
-              + "."
-              + headMinor
-              + " but footer says "
-              + major
-              + "."
-              + minor);
-    }
-    if (major != FileLayout.VERSION_MAJOR || minor != FileLayout.VERSION_MINOR) {
+    if (version.major() != FileLayout.VERSION_MAJOR
+        || version.minor() != FileLayout.VERSION_MINOR) {
       throw new UnsupportedVersionException(
-          name, footerAt + FileLayout.FOOTER_VERSION_MAJOR, major, minor);
+          name, footerAt + FooterLayout.FOOTER_VERSION_MAJOR, version.major(), version.minor());
     }
-    long schemaOffset = tail.getLong(f + FileLayout.FOOTER_SCHEMA_OFFSET);
-    long schemaLength = tail.getLong(f + FileLayout.FOOTER_SCHEMA_LENGTH);
-    long directoryOffset = tail.getLong(f + FileLayout.FOOTER_DIRECTORY_OFFSET);
-    int columnCount = tail.getInt(f + FileLayout.FOOTER_COLUMN_COUNT);
-    long rowCount = tail.getLong(f + FileLayout.FOOTER_ROW_COUNT);
-    if (tail.getInt(f + 28) != 0
-        || columnCount < 0
-        || rowCount < 0
-        || schemaLength < 0
-        || schemaOffset < FileLayout.DATA_OFFSET
-        || schemaOffset > footerAt
-        || schemaLength > footerAt - schemaOffset
-        || schemaOffset + schemaLength != directoryOffset
-        || (long) columnCount * FileLayout.DIRECTORY_ENTRY_BYTES != footerAt - directoryOffset) {
-      throw new CorruptFileException(name, footerAt, "footer offsets are inconsistent");
-    }
+    footer.checkPlacement(name, footerAt);
+    long schemaOffset = footer.schemaOffset();
+    long schemaLength = footer.schemaLength();
+    long directoryOffset = footer.directoryOffset();
+    int columnCount = footer.columnCount();
+    long rowCount = footer.rowCount();
     ByteBuffer meta;
     int metaBase;
     if (schemaOffset >= tailOffset) {
@@ -218,15 +190,15 @@ public final class FileReader implements AutoCloseable {
       metaBase = 0;
     }
     int dirBase = metaBase + (int) schemaLength;
-    crc.reset();
+    CRC32C crc = new CRC32C();
     crc.update(meta.duplicate().position(metaBase).limit(dirBase));
-    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_SCHEMA_CRC)) {
+    if ((int) crc.getValue() != footer.schemaCrc()) {
       throw new CorruptFileException(name, schemaOffset, "schema checksum mismatch");
     }
-    int dirBytes = columnCount * FileLayout.DIRECTORY_ENTRY_BYTES;
+    int dirBytes = columnCount * DirectoryLayout.ENTRY_BYTES;
     crc.reset();
     crc.update(meta.duplicate().position(dirBase).limit(dirBase + dirBytes));
-    if ((int) crc.getValue() != tail.getInt(f + FileLayout.FOOTER_DIRECTORY_CRC)) {
+    if ((int) crc.getValue() != footer.directoryCrc()) {
       throw new CorruptFileException(name, directoryOffset, "column directory checksum mismatch");
     }
     RiffleSchema schema =
@@ -238,46 +210,13 @@ public final class FileReader implements AutoCloseable {
           directoryOffset,
           "directory has " + columnCount + " columns, schema " + schema.columns().size());
     }
-    long[][] directory = new long[columnCount][];
+    DirectoryLayout.Entry[] directory = new DirectoryLayout.Entry[columnCount];
     for (int c = 0; c < columnCount; c++) {
-      int e = dirBase + c * FileLayout.DIRECTORY_ENTRY_BYTES;
-      long blockOffset = meta.getLong(e);
-      long blockLength = meta.getLong(e + 8);
-      long dataBytes = meta.getLong(e + 16);
-      int pages = meta.getInt(e + 24);
-      if (meta.getInt(e + 28) != 0
-          || blockOffset < FileLayout.DATA_OFFSET
-          || blockLength < ColumnLayout.HEADER_BYTES + 4
-          || blockLength > Integer.MAX_VALUE - 64
-          || blockOffset > schemaOffset
-          || blockLength > schemaOffset - blockOffset
-          || pages < 0
-          || dataBytes < 0
-          || dataBytes > blockOffset) {
-        throw new CorruptFileException(
-            name,
-            directoryOffset + (long) c * FileLayout.DIRECTORY_ENTRY_BYTES,
-            "directory entry " + c + " is out of bounds");
-      }
-      if ((pages == 0) != (rowCount == 0)) {
-        throw new CorruptFileException(
-            name,
-            directoryOffset,
-            "column " + c + " has " + pages + " pages for " + rowCount + " rows");
-      }
-      directory[c] = new long[] {blockOffset, blockLength, dataBytes, pages};
+      directory[c] =
+          DirectoryLayout.read(meta, dirBase, c, name, directoryOffset, schemaOffset, rowCount);
     }
     return new FileReader(
-        source, ownsSource, allocator, len, rowCount, minor, schema, directory, stats);
-  }
-
-  private static boolean magicAt(ByteBuffer b, int at) {
-    for (int i = 0; i < FileLayout.MAGIC.length; i++) {
-      if (b.get(at + i) != FileLayout.MAGIC[i]) {
-        return false;
-      }
-    }
-    return true;
+        source, ownsSource, allocator, len, rowCount, version, schema, directory, stats);
   }
 
   private static ByteBuffer read(
@@ -325,7 +264,7 @@ public final class FileReader implements AutoCloseable {
   }
 
   public String formatVersion() {
-    return FileLayout.VERSION_MAJOR + "." + versionMinor;
+    return version.toString();
   }
 
   /** Counters of everything read since open or the last reset (column metadata included). */
@@ -380,19 +319,19 @@ public final class FileReader implements AutoCloseable {
   private ColumnReader column(int c) throws IOException {
     synchronized (columns) {
       if (columns[c] == null) {
-        long[] d = directory[c];
-        ByteBuffer block = read(d[0], d[1]);
+        DirectoryLayout.Entry d = directory[c];
+        ByteBuffer block = read(d.blockOffset(), d.blockLength());
         columns[c] =
             ColumnReader.load(
                 c,
                 schema.columns().get(c),
                 schema,
                 block,
-                d[0],
+                d.blockOffset(),
                 rowCount,
                 length,
-                d[2],
-                (int) d[3],
+                d.dataBytes(),
+                d.pageCount(),
                 allocator,
                 resource);
       }
@@ -915,7 +854,7 @@ public final class FileReader implements AutoCloseable {
           if (code < 0 || code >= size) {
             throw new CorruptFileException(
                 resource,
-                directory[schema.columnOf(fi)][0],
+                directory[schema.columnOf(fi)].blockOffset(),
                 "dictionary index "
                     + code
                     + " of column '"

@@ -1,6 +1,7 @@
 package dev.riffle.format.read;
 
 import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.encoding.EliasFano;
 
 /**
@@ -21,7 +22,7 @@ public record PageInfo(
     EliasFano index) {
 
   public boolean hasNulls() {
-    return (flags & ColumnLayout.PAGE_FLAG_HAS_NULLS) != 0;
+    return (flags & PageEntryLayout.FLAG_HAS_NULLS) != 0;
   }
 
   /** Number of sectors of a SECTORS page. */

@@ -2,6 +2,7 @@ package dev.riffle.format.write;
 
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
@@ -248,18 +249,18 @@ final class ColumnWriter {
       ef.serialize(
           ByteBuffer.wrap(indexes.array(), at, indexLength).order(ByteOrder.LITTLE_ENDIAN));
     }
-    entries.putLong(offset);
-    entries.putLong(page.length());
-    entries.putLong(firstRow);
-    entries.putInt(rows.rowCount());
-    entries.put((byte) layout);
-    entries.put(
-        (byte) (rows.validCount() < rows.rowCount() ? ColumnLayout.PAGE_FLAG_HAS_NULLS : 0));
-    entries.putShort(0);
-    entries.putInt((int) crc.getValue());
-    entries.putInt(slotWidth);
-    entries.putInt(indexLength);
-    entries.putInt(0);
+    PageEntryLayout.write(
+        entries,
+        new PageEntryLayout.PageEntry(
+            offset,
+            page.length(),
+            firstRow,
+            rows.rowCount(),
+            layout,
+            rows.validCount() < rows.rowCount() ? PageEntryLayout.FLAG_HAS_NULLS : 0,
+            (int) crc.getValue(),
+            slotWidth,
+            indexLength));
     pageCount++;
     firstRow += rows.rowCount();
     dataBytes += page.length();

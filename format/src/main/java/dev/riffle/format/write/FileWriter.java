@@ -1,7 +1,9 @@
 package dev.riffle.format.write;
 
 import dev.riffle.format.ByteSink;
+import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.SchemaLayout;
 import java.io.BufferedOutputStream;
@@ -78,11 +80,8 @@ public final class FileWriter implements AutoCloseable {
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }
     this.out = new FileOutput(stream);
-    ByteSink head = new ByteSink(FileLayout.HEAD_BYTES);
-    head.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);
-    head.putShort(FileLayout.VERSION_MAJOR);
-    head.putShort(FileLayout.VERSION_MINOR);
-    out.write(head.array(), 0, head.length());
+    byte[] head = FileLayout.writeHead();
+    out.write(head, 0, head.length);
     out.alignToSector();
   }
 
@@ -313,42 +312,35 @@ public final class FileWriter implements AutoCloseable {
       for (ColumnWriter c : columns) {
         c.flush(out);
       }
-      long[][] dir = new long[columns.size()][];
+      DirectoryLayout.Entry[] dir = new DirectoryLayout.Entry[columns.size()];
       out.padTo(8);
       for (int c = 0; c < columns.size(); c++) {
         ColumnWriter col = columns.get(c);
         byte[] block = col.block();
         long at = out.padTo(8);
         out.write(block, 0, block.length);
-        dir[c] = new long[] {at, block.length, col.dataBytes(), col.pageCount()};
+        dir[c] = new DirectoryLayout.Entry(at, block.length, col.dataBytes(), col.pageCount());
       }
       byte[] schemaBytes = SchemaLayout.write(schema);
       long schemaOffset = out.padTo(8);
       out.write(schemaBytes, 0, schemaBytes.length);
       long directoryOffset = out.position();
-      ByteSink d = new ByteSink(columns.size() * FileLayout.DIRECTORY_ENTRY_BYTES);
-      for (long[] e : dir) {
-        d.putLong(e[0]);
-        d.putLong(e[1]);
-        d.putLong(e[2]);
-        d.putInt((int) e[3]);
-        d.putInt(0);
+      ByteSink d = new ByteSink(columns.size() * DirectoryLayout.ENTRY_BYTES);
+      for (DirectoryLayout.Entry e : dir) {
+        DirectoryLayout.write(d, e);
       }
       out.write(d.array(), 0, d.length());
-      ByteSink f = new ByteSink(FileLayout.FOOTER_BYTES);
-      f.putLong(schemaOffset);
-      f.putLong(schemaBytes.length);
-      f.putLong(directoryOffset);
-      f.putInt(columns.size());
-      f.putInt(0);
-      f.putLong(rowCount);
-      f.putShort(FileLayout.VERSION_MAJOR);
-      f.putShort(FileLayout.VERSION_MINOR);
-      f.putInt(crc(schemaBytes, schemaBytes.length));
-      f.putInt(crc(d.array(), d.length()));
-      f.putInt(crc(f.array(), f.length()));
-      f.put(FileLayout.MAGIC, 0, FileLayout.MAGIC.length);
-      out.write(f.array(), 0, f.length());
+      byte[] footer =
+          FooterLayout.write(
+              FooterLayout.Footer.current(
+                  schemaOffset,
+                  schemaBytes.length,
+                  directoryOffset,
+                  columns.size(),
+                  rowCount,
+                  crc(schemaBytes, schemaBytes.length),
+                  crc(d.array(), d.length())));
+      out.write(footer, 0, footer.length);
       out.flush();
       finished = true;
       if (channel != null) {

@@ -10,7 +10,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.riffle.format.ColumnInfo;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
+import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
@@ -399,8 +402,8 @@ class CorruptionTest {
           flips(m, o, r, "head", 0, FileLayout.HEAD_BYTES, 10);
           flips(m, o, r, "pages", FileLayout.DATA_OFFSET, (int) l.firstBlock, 100);
           flips(m, o, r, "blocks", (int) l.firstBlock, (int) l.schemaOffset, 60);
-          flips(m, o, r, "meta", (int) l.schemaOffset, len - FileLayout.FOOTER_BYTES, 50);
-          flips(m, o, r, "footer", len - FileLayout.FOOTER_BYTES, len, 40);
+          flips(m, o, r, "meta", (int) l.schemaOffset, len - FooterLayout.FOOTER_BYTES, 50);
+          flips(m, o, r, "footer", len - FooterLayout.FOOTER_BYTES, len, 40);
           return m;
         });
   }
@@ -453,8 +456,8 @@ class CorruptionTest {
           List<Mutation> raw = new ArrayList<>();
           flips(raw, o, r, "pages", FileLayout.DATA_OFFSET, (int) l.firstBlock, 70);
           flips(raw, o, r, "blocks", (int) l.firstBlock, (int) l.schemaOffset, 70);
-          flips(raw, o, r, "meta", (int) l.schemaOffset, len - FileLayout.FOOTER_BYTES, 50);
-          flips(raw, o, r, "footer", len - FileLayout.FOOTER_BYTES, len - 12, 20);
+          flips(raw, o, r, "meta", (int) l.schemaOffset, len - FooterLayout.FOOTER_BYTES, 50);
+          flips(raw, o, r, "footer", len - FooterLayout.FOOTER_BYTES, len - 12, 20);
           for (Mutation x : raw) {
             byte[] b = x.bytes.clone();
             repairChecksums(b);
@@ -538,14 +541,14 @@ class CorruptionTest {
   private static byte[] withVersion(byte[] valid, int major, int minor, boolean head) {
     byte[] b = valid.clone();
     ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    int f = b.length - FileLayout.FOOTER_BYTES;
-    buf.putShort(f + FileLayout.FOOTER_VERSION_MAJOR, (short) major);
-    buf.putShort(f + FileLayout.FOOTER_VERSION_MINOR, (short) minor);
+    int f = b.length - FooterLayout.FOOTER_BYTES;
+    buf.putShort(f + FooterLayout.FOOTER_VERSION_MAJOR, (short) major);
+    buf.putShort(f + FooterLayout.FOOTER_VERSION_MINOR, (short) minor);
     if (head) {
       buf.putShort(8, (short) major);
       buf.putShort(10, (short) minor);
     }
-    buf.putInt(f + FileLayout.FOOTER_CRC, crc(buf, f, FileLayout.FOOTER_CRC));
+    buf.putInt(f + FooterLayout.FOOTER_CRC, crc(buf, f, FooterLayout.FOOTER_CRC));
     return b;
   }
 
@@ -1241,15 +1244,15 @@ class CorruptionTest {
 
     Layout(byte[] b, FileReader r) throws IOException {
       ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-      int f = b.length - FileLayout.FOOTER_BYTES;
-      schemaOffset = buf.getLong(f + FileLayout.FOOTER_SCHEMA_OFFSET);
-      long directoryOffset = buf.getLong(f + FileLayout.FOOTER_DIRECTORY_OFFSET);
-      int columns = buf.getInt(f + FileLayout.FOOTER_COLUMN_COUNT);
+      int f = b.length - FooterLayout.FOOTER_BYTES;
+      schemaOffset = buf.getLong(f + FooterLayout.FOOTER_SCHEMA_OFFSET);
+      long directoryOffset = buf.getLong(f + FooterLayout.FOOTER_DIRECTORY_OFFSET);
+      int columns = buf.getInt(f + FooterLayout.FOOTER_COLUMN_COUNT);
       checked.set(0, 12);
       checked.set((int) schemaOffset, b.length);
       firstBlock = schemaOffset;
       for (int c = 0; c < columns; c++) {
-        int e = (int) directoryOffset + c * FileLayout.DIRECTORY_ENTRY_BYTES;
+        int e = (int) directoryOffset + c * DirectoryLayout.ENTRY_BYTES;
         long blockOffset = buf.getLong(e);
         long blockLength = buf.getLong(e + 8);
         checked.set((int) blockOffset, (int) (blockOffset + blockLength));
@@ -1361,16 +1364,16 @@ class CorruptionTest {
       return;
     }
     ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    int f = len - FileLayout.FOOTER_BYTES;
-    long schemaOffset = buf.getLong(f + FileLayout.FOOTER_SCHEMA_OFFSET);
-    long schemaLength = buf.getLong(f + FileLayout.FOOTER_SCHEMA_LENGTH);
-    long directoryOffset = buf.getLong(f + FileLayout.FOOTER_DIRECTORY_OFFSET);
-    long columns = buf.getInt(f + FileLayout.FOOTER_COLUMN_COUNT) & 0xFFFFFFFFL;
+    int f = len - FooterLayout.FOOTER_BYTES;
+    long schemaOffset = buf.getLong(f + FooterLayout.FOOTER_SCHEMA_OFFSET);
+    long schemaLength = buf.getLong(f + FooterLayout.FOOTER_SCHEMA_LENGTH);
+    long directoryOffset = buf.getLong(f + FooterLayout.FOOTER_DIRECTORY_OFFSET);
+    long columns = buf.getInt(f + FooterLayout.FOOTER_COLUMN_COUNT) & 0xFFFFFFFFL;
     if (directoryOffset >= 0
         && directoryOffset <= f
-        && columns * FileLayout.DIRECTORY_ENTRY_BYTES == f - directoryOffset) {
+        && columns * DirectoryLayout.ENTRY_BYTES == f - directoryOffset) {
       for (int c = 0; c < columns; c++) {
-        int e = (int) directoryOffset + c * FileLayout.DIRECTORY_ENTRY_BYTES;
+        int e = (int) directoryOffset + c * DirectoryLayout.ENTRY_BYTES;
         long blockOffset = buf.getLong(e);
         long blockLength = buf.getLong(e + 8);
         if (blockOffset >= 0
@@ -1381,24 +1384,24 @@ class CorruptionTest {
         }
       }
       buf.putInt(
-          f + FileLayout.FOOTER_DIRECTORY_CRC,
+          f + FooterLayout.FOOTER_DIRECTORY_CRC,
           crc(buf, (int) directoryOffset, (int) (f - directoryOffset)));
     }
     if (schemaOffset >= 0 && schemaLength >= 0 && schemaOffset <= f && schemaLength <= f) {
       if (schemaOffset + schemaLength <= f) {
         buf.putInt(
-            f + FileLayout.FOOTER_SCHEMA_CRC, crc(buf, (int) schemaOffset, (int) schemaLength));
+            f + FooterLayout.FOOTER_SCHEMA_CRC, crc(buf, (int) schemaOffset, (int) schemaLength));
       }
     }
-    buf.putInt(f + FileLayout.FOOTER_CRC, crc(buf, f, FileLayout.FOOTER_CRC));
+    buf.putInt(f + FooterLayout.FOOTER_CRC, crc(buf, f, FooterLayout.FOOTER_CRC));
   }
 
   private static void repairBlock(ByteBuffer buf, int at, int length) {
     int len = buf.capacity();
     long pages = buf.getInt(at) & 0xFFFFFFFFL;
-    if (ColumnLayout.HEADER_BYTES + ColumnLayout.PAGE_ENTRY_BYTES * pages <= length - 4L) {
+    if (ColumnLayout.HEADER_BYTES + PageEntryLayout.ENTRY_BYTES * pages <= length - 4L) {
       for (int p = 0; p < pages; p++) {
-        int e = at + ColumnLayout.HEADER_BYTES + ColumnLayout.PAGE_ENTRY_BYTES * p;
+        int e = at + ColumnLayout.HEADER_BYTES + PageEntryLayout.ENTRY_BYTES * p;
         long offset = buf.getLong(e);
         long bytes = buf.getLong(e + 8);
         int layout = buf.get(e + 28) & 0xFF;

@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.read.FileReader;
@@ -405,7 +406,7 @@ class ReaderFuzzTest {
     return (int)
         ByteBuffer.wrap(b)
             .order(ByteOrder.LITTLE_ENDIAN)
-            .getLong(b.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_SCHEMA_OFFSET);
+            .getLong(b.length - FooterLayout.FOOTER_BYTES + FooterLayout.FOOTER_SCHEMA_OFFSET);
   }
 
   private static int firstPage(BufferAllocator a, byte[] b, int layout) throws IOException {

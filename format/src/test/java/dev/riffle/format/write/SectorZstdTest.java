@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
@@ -106,7 +107,8 @@ class SectorZstdTest {
     byte[] b = Files.readAllBytes(file);
     ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     int head = buf.getShort(10);
-    int foot = buf.getShort(b.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR);
+    int foot =
+        buf.getShort(b.length - FooterLayout.FOOTER_BYTES + FooterLayout.FOOTER_VERSION_MINOR);
     assertThat(foot).isEqualTo(head);
     return head;
   }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.FooterLayout;
 import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.read.FileReader;
@@ -237,7 +238,7 @@ class SplitRecordsTest {
     ByteBuffer buf = ByteBuffer.wrap(c).order(ByteOrder.LITTLE_ENDIAN);
     buf.putShort(10, (short) minor);
     buf.putShort(
-        c.length - FileLayout.FOOTER_BYTES + FileLayout.FOOTER_VERSION_MINOR, (short) minor);
+        c.length - FooterLayout.FOOTER_BYTES + FooterLayout.FOOTER_VERSION_MINOR, (short) minor);
     CorruptionTest.repairChecksums(c);
     return c;
   }
