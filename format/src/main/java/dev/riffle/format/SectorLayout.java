@@ -6,9 +6,9 @@ package dev.riffle.format;
  *
  * <pre>
  * 0    u16 rowCount n (1..MAX_ROWS)
- * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS | CODEC_LISTS (1.2)
+ * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS | CODEC_LISTS
  * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header),
- *          bit1 FLAG_ZSTD (1.1: the payload below is one zstd frame)
+ *          bit1 FLAG_ZSTD (the payload below is one zstd frame)
  * 4    u8  bitWidth (CODEC_FOR, 0..64; CODEC_LISTS: bits per packed count, 0..32; else 0)
  * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; CODEC_LISTS: bytes per
  *          item; else 0)
@@ -52,15 +52,15 @@ public final class SectorLayout {
   public static final int CODEC_RECORDS = 2;
 
   /**
-   * Format 1.2: lists of fixed-width non-null items — the item counts bit-packed (frame of
-   * reference), then all items back to back, so a row costs bitWidth bits of structure where a
-   * record costs a u16 offset and a varint count.
+   * lists of fixed-width non-null items — the item counts bit-packed (frame of reference), then all
+   * items back to back, so a row costs bitWidth bits of structure where a record costs a u16 offset
+   * and a varint count.
    */
   public static final int CODEC_LISTS = 3;
 
   public static final int FLAG_VALIDITY = 1;
 
-  /** Format 1.1: the payload is a zstd frame. */
+  /** the payload is a zstd frame. */
   public static final int FLAG_ZSTD = 2;
 
   /**

@@ -10,8 +10,8 @@ package dev.riffle.format;
  * ZIP_VAR record: u8 control, then the payload (absent for a null row)
  * control: bit0 CONTROL_VALID, bit1 CONTROL_ZSTD (ZIP_VAR only: the payload is one zstd frame
  *          whose declared content size is the record's length), bit2 CONTROL_SPLIT (ZIP_VAR only,
- *          format 1.2: the payload is a split record, below), bit3 CONTROL_PACKED (ZIP_VAR only,
- *          format 1.3: the payload is a packed record, below); other bits zero; at most one of
+ *          the payload is a split record, below), bit3 CONTROL_PACKED (ZIP_VAR only,
+ *          the payload is a packed record, below); other bits zero; at most one of
  *          ZSTD, SPLIT and PACKED
  * split record payload (FORMAT.md §5.3):
  *   u8 stride (2, 4 or 8) | varint recordLength L (1..MAX_INFLATED_BYTES)
@@ -33,9 +33,9 @@ public final class ZipLayout {
   public static final int CONTROL_ZSTD = 2;
 
   /**
-   * Format 1.2: the record's bytes are regrouped into byte planes (byte-stream split), each stored
-   * raw or zstd-compressed. Float rows compress this way where zstd on the interleaved bytes gains
-   * little: the sign and exponent bytes of one plane share a narrow distribution.
+   * the record's bytes are regrouped into byte planes (byte-stream split), each stored raw or
+   * zstd-compressed. Float rows compress this way where zstd on the interleaved bytes gains little:
+   * the sign and exponent bytes of one plane share a narrow distribution.
    */
   public static final int CONTROL_SPLIT = 4;
 
@@ -45,9 +45,9 @@ public final class ZipLayout {
   }
 
   /**
-   * Format 1.3: every packable list of the record (non-null integer-kind items) is stored as its
-   * first item, a base delta and bit-packed excess deltas. Sorted ids (CSR column indices, token
-   * ids) take 4–6 bits an item instead of 32, and unpack faster than zstd inflates.
+   * every packable list of the record (non-null integer-kind items) is stored as its first item, a
+   * base delta and bit-packed excess deltas. Sorted ids (CSR column indices, token ids) take 4–6
+   * bits an item instead of 32, and unpack faster than zstd inflates.
    */
   public static final int CONTROL_PACKED = 8;
 

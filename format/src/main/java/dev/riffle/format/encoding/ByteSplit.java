@@ -13,8 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Split records (format 1.2, {@link ZipLayout#CONTROL_SPLIT}, FORMAT.md §5.3): a record's bytes
- * regrouped into {@code stride} byte planes, each stored raw or as its own zstd frame.
+ * Split records ({@link ZipLayout#CONTROL_SPLIT}, FORMAT.md §5.3): a record's bytes regrouped into
+ * {@code stride} byte planes, each stored raw or as its own zstd frame.
  *
  * <p>Random float32 rows barely shrink under zstd as they are (one Huffman table for all bytes:
  * about 6%), while the plane of their sign and exponent bytes alone takes about 3 bits a byte. A

@@ -13,8 +13,8 @@ import org.apache.arrow.vector.complex.ListVector;
  * Variable-length lists (list, large list, map): a varint item count n; if items are nullable, an
  * n-bit validity bitmap; then each valid item. Null items take no bytes beyond their bit.
  *
- * <p>A list of non-null integer-kind items is <em>packable</em>: in a packed record (format 1.3) it
- * is in the packed form of {@link PackedLists} instead.
+ * <p>A list of non-null integer-kind items is <em>packable</em>: in a packed record it is in the
+ * packed form of {@link PackedLists} instead.
  */
 final class ListCodec extends ValueCodec {
   private final ValueCodec items;

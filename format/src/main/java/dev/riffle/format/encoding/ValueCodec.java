@@ -101,7 +101,7 @@ public abstract class ValueCodec {
 
   /**
    * Whether this codec's tree holds a packable list (a list or large list of non-null integer-kind
-   * items), whose form a packed record (format 1.3) changes.
+   * items), whose form a packed record changes.
    */
   public boolean packs() {
     return false;

@@ -31,16 +31,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -322,7 +315,7 @@ public final class FileReader implements AutoCloseable {
         DirectoryLayout.Entry d = directory[c];
         ByteBuffer block = read(d.blockOffset(), d.blockLength());
         columns[c] =
-            ColumnReader.load(
+            ColumnBlockReader.load(
                 c,
                 schema.columns().get(c),
                 schema,
@@ -486,7 +479,7 @@ public final class FileReader implements AutoCloseable {
     try {
       for (int c = 0; c < plan.columns.length; c++) {
         ColumnReader col = column(plan.columns[c]);
-        ColumnReader.Target target = target(col.spec, root);
+        Target target = target(col.spec, root);
         for (int i = 0; i < n; i++) {
           int r = plan.readOf[c * n + i];
           col.decodeRow(plan.rows[i], buffers[r], plan.readOffset[r], target, i);
@@ -577,7 +570,7 @@ public final class FileReader implements AutoCloseable {
     }
     boolean direct = source.prefersDirectBuffers();
     VectorSchemaRoot[] scratch = new VectorSchemaRoot[workers];
-    ColumnReader.Target[][] targets = new ColumnReader.Target[workers][];
+    Target[][] targets = new Target[workers][];
     int[][] counts = new int[workers][cols];
     int[] workerOf = new int[cols * n];
     int[] localOf = new int[cols * n];
@@ -588,7 +581,7 @@ public final class FileReader implements AutoCloseable {
           (r, w) -> {
             if (scratch[w] == null) {
               scratch[w] = newRoot(plan.fields, capacity);
-              targets[w] = new ColumnReader.Target[cols];
+              targets[w] = new Target[cols];
               for (int c = 0; c < cols; c++) {
                 targets[w][c] = target(readers[c].spec, scratch[w]);
               }
@@ -640,123 +633,6 @@ public final class FileReader implements AutoCloseable {
         if (v != null) {
           v.close();
         }
-      }
-    }
-  }
-
-  /**
-   * Per-thread read buffers, reused from take to take: direct and 4096-aligned for sources that
-   * prefer direct buffers, heap otherwise. Decoding copies everything it keeps, so a buffer is free
-   * again when the take that filled it returns.
-   */
-  static final class ReadArena {
-    /**
-     * Larger takes read into per-read heap buffers instead: a fresh direct buffer that size costs
-     * more in page faults and zeroing than the copy. 64 MiB covers a 256-row take of 100 KiB rows
-     * (25 MB), which at 16 MiB spilled to heap buffers: 41–45 → 35–36 CPU µs per row (DecodeCost,
-     * list_bin, warm).
-     */
-    static final long MAX_AREA = 64L << 20;
-
-    /**
-     * Areas up to this size stay with their thread, so a thread that once took a large batch keeps
-     * up to 64 MiB of direct memory (the loader's takes are ~8 MiB chunks and stay far below).
-     */
-    static final int KEEP = 64 << 20;
-
-    private static final ThreadLocal<ByteBuffer> DIRECT = new ThreadLocal<>();
-    private static final ThreadLocal<ByteBuffer> HEAP = new ThreadLocal<>();
-
-    private ReadArena() {}
-
-    static long align(long bytes) {
-      return (bytes + FileLayout.SECTOR_BYTES - 1) & -FileLayout.SECTOR_BYTES;
-    }
-
-    /** A buffer of at least {@code bytes} bytes, or null if that is too large for an area. */
-    static ByteBuffer get(long bytes, boolean direct) {
-      if (bytes > MAX_AREA) {
-        return null;
-      }
-      ThreadLocal<ByteBuffer> local = direct ? DIRECT : HEAP;
-      ByteBuffer b = local.get();
-      if (b == null || b.capacity() < bytes) {
-        int size = (int) Math.max(align(bytes), 64 * 1024);
-        b =
-            direct
-                ? IoEngine.allocateAligned(size, FileLayout.SECTOR_BYTES)
-                : ByteBuffer.allocate(size);
-        if (size <= KEEP) {
-          local.set(b);
-        }
-      }
-      return b.clear();
-    }
-  }
-
-  /**
-   * Copies one value between vectors of the same type, appending at {@code j} (the target is filled
-   * in increasing positions). Lists, fixed-size lists and structs are copied structurally, fixed
-   * width children in bulk; other vectors through {@link ValueVector#copyFromSafe}.
-   */
-  static final class RowCopy {
-    private RowCopy() {}
-
-    static void copy(ValueVector from, int i, ValueVector to, int j) {
-      if (from instanceof ListVector) {
-        ListVector f = (ListVector) from;
-        ListVector t = (ListVector) to;
-        if (f.isNull(i)) {
-          t.setNull(j);
-          return;
-        }
-        int s = f.getElementStartIndex(i);
-        int count = f.getElementEndIndex(i) - s;
-        int at = t.startNewValue(j);
-        copyRange(f.getDataVector(), s, t.getDataVector(), at, count);
-        t.endValue(j, count);
-      } else if (from instanceof FixedSizeListVector) {
-        FixedSizeListVector f = (FixedSizeListVector) from;
-        FixedSizeListVector t = (FixedSizeListVector) to;
-        if (f.isNull(i)) {
-          t.setNull(j);
-          return;
-        }
-        t.setNotNull(j);
-        int m = f.getListSize();
-        copyRange(f.getDataVector(), i * m, t.getDataVector(), j * m, m);
-      } else if (from instanceof StructVector) {
-        StructVector f = (StructVector) from;
-        StructVector t = (StructVector) to;
-        if (f.isNull(i)) {
-          t.setNull(j);
-          return;
-        }
-        t.setIndexDefined(j);
-        for (int k = 0; k < f.size(); k++) {
-          copy(f.getChildByOrdinal(k), i, t.getChildByOrdinal(k), j);
-        }
-      } else {
-        to.copyFromSafe(i, j, from);
-      }
-    }
-
-    static void copyRange(ValueVector from, int i, ValueVector to, int j, int count) {
-      if (count > 1 && from instanceof BaseFixedWidthVector && !(from instanceof BitVector)) {
-        BaseFixedWidthVector f = (BaseFixedWidthVector) from;
-        BaseFixedWidthVector t = (BaseFixedWidthVector) to;
-        while (t.getValueCapacity() < j + count) {
-          t.reAlloc();
-        }
-        long w = f.getTypeWidth();
-        t.getDataBuffer().setBytes(j * w, f.getDataBuffer(), i * w, count * w);
-        for (int k = 0; k < count; k++) {
-          BitVectorHelper.setValidityBit(t.getValidityBuffer(), j + k, f.isSet(i + k));
-        }
-        return;
-      }
-      for (int k = 0; k < count; k++) {
-        copy(from, i + k, to, j + k);
       }
     }
   }
@@ -827,16 +703,15 @@ public final class FileReader implements AutoCloseable {
   /** Upper bound of bytes pre-allocated per field for one batch. */
   static final long PRESIZE_BYTES = 64L << 20;
 
-  private ColumnReader.Target target(ColumnSpec spec, VectorSchemaRoot root) {
+  private Target target(ColumnSpec spec, VectorSchemaRoot root) {
     if (!spec.group()) {
-      return new ColumnReader.Target(
-          root.getVector(schema.fields().get(spec.fields().get(0)).getName()), null);
+      return new Target(root.getVector(schema.fields().get(spec.fields().get(0)).getName()), null);
     }
     List<FieldVector> vs = new ArrayList<>();
     for (int f : spec.fields()) {
       vs.add(root.getVector(schema.fields().get(f).getName()));
     }
-    return new ColumnReader.Target(null, vs);
+    return new Target(null, vs);
   }
 
   private void checkDictionaryIndices(VectorSchemaRoot root) throws IOException {
@@ -923,7 +798,7 @@ public final class FileReader implements AutoCloseable {
     return newRoot(fields, capacity, sizing);
   }
 
-  ColumnReader.Target targetFor(ColumnSpec spec, VectorSchemaRoot root) {
+  Target targetFor(ColumnSpec spec, VectorSchemaRoot root) {
     return target(spec, root);
   }
 

@@ -73,10 +73,9 @@ public final class ScanCursor implements AutoCloseable {
 
   /**
    * By default only columns of at least this many bytes per row (on average) read several pages at
-   * once. Their decoding outruns the disk (bin20k, list_bin, list_vec 7–9 GB/s, vec768 1.9 GB/s
-   * warm), so a cold scan of them waits on the reads; narrower columns decode at 0.3–0.8 GB/s (u64,
-   * str16, list_u64, list_str), below the disk's rate, and gain nothing from larger reads but a
-   * larger cache footprint.
+   * once. Their decoding outruns the disk, so a cold scan of them waits on the reads; narrower
+   * columns (u64, str16, list_u64, list_str) decode below the disk's rate and gain nothing from
+   * larger reads but a larger cache footprint (benchmarks/RESULTS.md, "Scan read policies").
    */
   public static final long WIDE_ROW_BYTES = 1024;
 
@@ -282,7 +281,7 @@ public final class ScanCursor implements AutoCloseable {
       root = reader.newBatch(fields, n, reader.sizing(columns, sizes));
       for (int c = 0; c < columns.length; c++) {
         ColumnReader col = columns[c];
-        ColumnReader.Target target = reader.targetFor(col.spec, root);
+        Target target = reader.targetFor(col.spec, root);
         for (Segment g : segments.get(c)) {
           col.decodePageRows(g.page, g.bytes, g.from, g.count, target, g.out);
         }

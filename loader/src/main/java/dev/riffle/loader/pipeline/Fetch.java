@@ -105,8 +105,8 @@ final class Fetch {
               if (!cancelled.getAsBoolean() && failure.get() == null) {
                 long[] take = Arrays.copyOfRange(unique, chunkStart[chunk], chunkStart[chunk + 1]);
                 // The reader's default engine: a chunk's reads (one per block run) go out side by
-                // side, so the disk sees more than one read per loader thread. Block shuffle on 2M
-                // cold rows: 78.7–91.7K → 99.4–101.2K samples/s (loader-2m-2026-11-30.md).
+                // side, so the disk sees more than one read per loader thread, which made cold
+                // block shuffle faster (benchmarks/RESULTS.md, the loader).
                 parts[chunk] = dataset.take(take, fields);
               }
             } catch (Throwable t) {
