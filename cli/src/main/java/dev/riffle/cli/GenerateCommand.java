@@ -1,5 +1,12 @@
 package dev.riffle.cli;
 
+import dev.riffle.datagen.AtomsData;
+import dev.riffle.datagen.Batches;
+import dev.riffle.datagen.Lance8Data;
+import dev.riffle.datagen.ScalarsData;
+import dev.riffle.datagen.SparseData;
+import dev.riffle.datagen.SyntheticData;
+import dev.riffle.datagen.VectorsData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
@@ -15,14 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,7 +39,7 @@ import picocli.CommandLine.Spec;
  * the same kind, row count and seed (and for a single file the same bytes, given the same options),
  * so that tests and benchmarks can name their inputs instead of storing them. OUT is a single file
  * ({@code *.riffle}) or a dataset location, which gets a new published version (see {@link
- * GenerateDataset}).
+ * GenerateDataset}). The data itself comes from {@code dev.riffle.datagen}.
  */
 @Command(
     name = "generate",
@@ -168,7 +172,7 @@ public final class GenerateCommand implements Callable<Integer> {
     Progress progress = Progress.forTerminal(spec.commandLine().getErr(), rows, PROGRESS_ROWS);
     try (BufferAllocator allocator = new RootAllocator();
         SyntheticData data = factory.apply(allocator)) {
-      WriterOptions options = data.options();
+      WriterOptions options = data.options(WriterOptions.defaults());
       if (pageBytes != null) {
         options = options.withPageBytes(pageBytes);
       }
@@ -213,7 +217,7 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + out);
     }
     try (FileWriter writer = FileWriter.create(file, data.schema(), data.dictionaries(), options)) {
-      generate(
+      Batches.generate(
           data,
           allocator,
           rows,
@@ -223,7 +227,7 @@ public final class GenerateCommand implements Callable<Integer> {
             writer.write(batch);
             return true;
           },
-          progress);
+          progress::update);
       long bytes = writer.finish();
       progress.done();
       return bytes;
@@ -320,49 +324,6 @@ public final class GenerateCommand implements Callable<Integer> {
                 + String.join(", ", others)
                 + (others.size() == 3 ? ", ..." : "")
                 + "), not a dataset; choose a new or empty directory");
-      }
-    }
-  }
-
-  /** Where generated batches go; returns whether to go on. */
-  interface BatchSink {
-    boolean accept(VectorSchemaRoot batch) throws IOException;
-  }
-
-  /**
-   * Generates rows {@code [0, rows)} in batches of at most {@code batchRows} rows from a generator
-   * seeded with {@code seed}, into {@code sink} until it says stop. The rows do not depend on the
-   * batch size (see {@link SyntheticData}).
-   *
-   * @param progress told the rows done, may be null
-   */
-  static void generate(
-      SyntheticData data,
-      BufferAllocator allocator,
-      long rows,
-      long seed,
-      int batchRows,
-      BatchSink sink,
-      Progress progress)
-      throws IOException {
-    SplittableRandom rng = new SplittableRandom(seed);
-    for (long first = 0; first < rows; first += batchRows) {
-      int count = (int) Math.min(batchRows, rows - first);
-      boolean more;
-      try (VectorSchemaRoot batch = VectorSchemaRoot.create(data.schema(), allocator)) {
-        for (FieldVector v : batch.getFieldVectors()) {
-          v.setInitialCapacity(count);
-        }
-        batch.allocateNew();
-        data.fill(batch, first, count, rows, rng);
-        batch.setRowCount(count);
-        more = sink.accept(batch);
-      }
-      if (progress != null) {
-        progress.update(first + count);
-      }
-      if (!more) {
-        return;
       }
     }
   }

@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;

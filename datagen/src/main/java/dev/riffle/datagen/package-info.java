@@ -1,0 +1,14 @@
+/**
+ * Deterministic synthetic datasets, as Arrow batches: the kinds {@code riffle generate} writes
+ * ({@link dev.riffle.datagen.ScalarsData}, {@link dev.riffle.datagen.VectorsData}, {@link
+ * dev.riffle.datagen.SparseData}, {@link dev.riffle.datagen.AtomsData}, {@link
+ * dev.riffle.datagen.Lance8Data}) and the benchmarks measure. One implementation for both, so that
+ * a kind, a seed and a row count name the same rows wherever they are written.
+ *
+ * <p>A {@link dev.riffle.datagen.SyntheticData} draws every value from one seeded generator, row
+ * after row, so that the rows do not depend on how they are split into batches; {@link
+ * dev.riffle.datagen.Batches} runs one. Transcendental functions go through {@link
+ * java.lang.StrictMath} so that a seed gives the same values on every machine. This package knows
+ * nothing of files or datasets beyond the layout a kind asks of the writer (column groups).
+ */
+package dev.riffle.datagen;
