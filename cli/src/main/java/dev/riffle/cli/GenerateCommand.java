@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Write a deterministic synthetic Riffle file, or a version of a dataset. Kinds:",
-      "  scalars  id uint64 (10% null), x float64, name utf8 (8-24 chars)",
+      "  scalars  id uint64 (10%% null), x float64, name utf8 (8-24 chars)",
       "  vectors  embedding fixed_size_list<float32, 768>, label int32",
       "  sparse   indices list<int32> + values list<float32> (one column group, ~1,500"
           + " non-zeros of 20,000 genes), plate and cell_line (dictionary utf8)",

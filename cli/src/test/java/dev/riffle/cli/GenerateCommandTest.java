@@ -3,6 +3,9 @@ package dev.riffle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +46,26 @@ class GenerateCommandTest {
     JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", a.toString(), "--json").out());
     assertThat(info.get("rows").asLong()).isEqualTo(rows);
     assertThat(info.get("bytes").asLong()).isEqualTo(Files.size(a));
+  }
+
+  @Test
+  void helpDescribesEveryKindAndPrintsNothingElse() {
+    // Descriptions are format strings: picocli warns about a bare '%' on System.err, not on the
+    // command line's writer that Cli captures.
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    Cli.Result r;
+    System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    try {
+      r = Cli.ok("generate", "--help");
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    for (String kind : GenerateCommand.KINDS.keySet()) {
+      assertThat(r.out()).contains("\n  " + kind + " ");
+    }
+    assertThat(r.out()).contains("(10% null)");
   }
 
   @Test
