@@ -1,7 +1,6 @@
 package dev.riffle.datagen;
 
 import dev.riffle.format.write.WriterOptions;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -19,7 +18,6 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -60,8 +58,8 @@ public final class SparseData implements SyntheticData {
           List.of(
               INDICES,
               VALUES,
-              categorical("plate", PLATE_ENCODING),
-              categorical("cell_line", CELL_LINE_ENCODING)));
+              Synth.categorical("plate", PLATE_ENCODING),
+              Synth.categorical("cell_line", CELL_LINE_ENCODING)));
 
   private final Schema schema;
   private final DictionaryProvider.MapDictionaryProvider dictionaries;
@@ -80,10 +78,11 @@ public final class SparseData implements SyntheticData {
     for (int c = 0; c < CELL_LINES; c++) {
       lines[c] = String.format(Locale.ROOT, "CL%04d", c + 1);
     }
-    VarCharVector plateValues = strings("plate", plates, allocator);
+    VarCharVector plateValues = Synth.strings("plate", plates, allocator);
     dictionaries.put(new Dictionary(plateValues, PLATE_ENCODING));
     try {
-      dictionaries.put(new Dictionary(strings("cell_line", lines, allocator), CELL_LINE_ENCODING));
+      dictionaries.put(
+          new Dictionary(Synth.strings("cell_line", lines, allocator), CELL_LINE_ENCODING));
     } catch (RuntimeException e) {
       plateValues.close();
       throw e;
@@ -123,22 +122,6 @@ public final class SparseData implements SyntheticData {
   /** The name of plate {@code p} (0-based), as the dictionary holds it. */
   public static String plateName(int p) {
     return String.format(Locale.ROOT, "plate%02d", p + 1);
-  }
-
-  private static Field categorical(String name, DictionaryEncoding encoding) {
-    // In an Arrow batch a dictionary field has its index type; the encoding names the dictionary.
-    return new Field(
-        name, new FieldType(false, encoding.getIndexType(), encoding, null), List.of());
-  }
-
-  private static VarCharVector strings(String name, String[] values, BufferAllocator allocator) {
-    VarCharVector v = new VarCharVector(name, allocator);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-    }
-    v.setValueCount(values.length);
-    return v;
   }
 
   @Override
@@ -204,8 +187,6 @@ public final class SparseData implements SyntheticData {
     if (dictionaries == null) {
       return;
     }
-    for (long id : dictionaries.getDictionaryIds()) {
-      dictionaries.lookup(id).getVector().close();
-    }
+    Synth.close(dictionaries);
   }
 }
