@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import dev.riffle.datagen.AtomsData;
 import dev.riffle.datagen.Batches;
+import dev.riffle.datagen.CellsData;
 import dev.riffle.datagen.Lance8Data;
 import dev.riffle.datagen.ScalarsData;
 import dev.riffle.datagen.SparseData;
@@ -50,6 +51,10 @@ import picocli.CommandLine.Spec;
       "  vectors  embedding fixed_size_list<float32, 768>, label int32",
       "  sparse   indices list<int32> + values list<float32> (one column group, ~1,500"
           + " non-zeros of 20,000 genes), plate and cell_line (dictionary utf8)",
+      "  cells    raw single-cell counts as real atlases hold them, in sparse's layout: integer"
+          + " counts (mostly 1-3, long tail; ~1,500 a row of --genes 20,000), log-normal library"
+          + " sizes, heavy-tailed gene popularity, per-type expression programs; cell_type, plate"
+          + " and cell_line (dictionary utf8), rows sorted by plate",
       "  atoms    positions + forces list<fixed_size_list<float32, 3>> (one group), numbers"
           + " list<int8>, energy float64",
       "  lance8   the 8 types of the Lance paper: u64, str16, list_u64, list_str, vec768,"
@@ -70,6 +75,7 @@ public final class GenerateCommand implements Callable<Integer> {
     KINDS.put("scalars", a -> new ScalarsData());
     KINDS.put("vectors", a -> new VectorsData());
     KINDS.put("sparse", SparseData::new);
+    KINDS.put("cells", a -> new CellsData(a, CellsData.DEFAULT_GENES));
     KINDS.put("atoms", a -> new AtomsData());
     KINDS.put("lance8", a -> new Lance8Data());
   }
@@ -101,6 +107,12 @@ public final class GenerateCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description = "lance8 only: write just these of its columns (default: all eight).")
   List<String> columns;
+
+  @Option(
+      names = "--genes",
+      paramLabel = "G",
+      description = "cells only: genes, the columns of the counts matrix (default 20000).")
+  Integer genes;
 
   @Option(
       names = "--page-bytes",
@@ -142,6 +154,23 @@ public final class GenerateCommand implements Callable<Integer> {
         }
       }
       factory = a -> new Lance8Data(columns);
+    }
+    if (genes != null) {
+      if (!kind.equals("cells")) {
+        throw new ParameterException(spec.commandLine(), "--genes applies to cells only");
+      }
+      if (genes < CellsData.MIN_GENES || genes > CellsData.MAX_GENES) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--genes must be "
+                + CellsData.MIN_GENES
+                + " to "
+                + CellsData.MAX_GENES
+                + ", not "
+                + genes);
+      }
+      int g = genes;
+      factory = a -> new CellsData(a, g);
     }
     if (rows < 0) {
       throw new ParameterException(spec.commandLine(), "--rows must not be negative");
@@ -247,6 +276,9 @@ public final class GenerateCommand implements Callable<Integer> {
     metadata.put("rows", Long.toString(rows));
     if (columns != null) {
       metadata.put("columns", String.join(",", columns));
+    }
+    if (data instanceof CellsData) {
+      metadata.put("genes", Integer.toString(((CellsData) data).genes()));
     }
     try (Storage storage = Locations.storage(loc)) {
       List<Long> versions = Dataset.versions(storage);

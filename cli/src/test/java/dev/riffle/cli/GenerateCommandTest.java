@@ -25,6 +25,7 @@ class GenerateCommandTest {
         Arguments.of("scalars", 2000),
         Arguments.of("vectors", 300),
         Arguments.of("sparse", 300),
+        Arguments.of("cells", 100),
         Arguments.of("atoms", 1000),
         Arguments.of("lance8", 20));
   }
@@ -144,5 +145,32 @@ class GenerateCommandTest {
     o.fieldNames().forEachRemaining(names::add);
     assertThat(names).containsExactly("str16", "u64");
     assertThat(o.get("str16").asText()).hasSize(16);
+  }
+
+  @Test
+  void cellsTakesAGeneCountAndKeepsItInTheDatasetMetadata() throws Exception {
+    Path file = dir.resolve("cells.riffle");
+    Cli.ok("generate", "cells", file.toString(), "--rows", "40", "--seed", "1", "--genes", "500");
+    JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", file.toString(), "--json").out());
+    List<String> columns = new ArrayList<>();
+    info.get("columns").forEach(c -> columns.add(c.get("name").asText()));
+    assertThat(columns).containsExactly("indices+values", "cell_type", "plate", "cell_line");
+    for (String line : Cli.ok("scan", file.toString(), "--columns", "indices").outLines()) {
+      Json.MAPPER.readTree(line).get("indices").forEach(g -> assertThat(g.asInt()).isLessThan(500));
+    }
+    Path ds = dir.resolve("cells");
+    Cli.ok("generate", "cells", ds + "/", "--rows", "40", "--seed", "1", "--genes", "500");
+    assertThat(Cli.ok("info", ds.toString()).out()).contains("genes=500, kind=cells");
+
+    Cli.Result r =
+        Cli.run(
+            "generate", "sparse", file.toString(), "--rows", "1", "--seed", "1", "--genes", "5");
+    assertThat(r.exitCode()).isEqualTo(ErrorHandler.USAGE);
+    assertThat(r.errLines())
+        .containsExactly("riffle: --genes applies to cells only (see 'riffle generate --help')");
+    r = Cli.run("generate", "cells", file.toString(), "--rows", "1", "--seed", "1", "--genes", "5");
+    assertThat(r.errLines())
+        .containsExactly(
+            "riffle: --genes must be 100 to 1000000, not 5 (see 'riffle generate --help')");
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Deterministic synthetic datasets, as Arrow batches: the kinds {@code riffle generate} writes
  * ({@link dev.riffle.datagen.ScalarsData}, {@link dev.riffle.datagen.VectorsData}, {@link
- * dev.riffle.datagen.SparseData}, {@link dev.riffle.datagen.AtomsData}, {@link
- * dev.riffle.datagen.Lance8Data}) and the benchmarks measure. One implementation for both, so that
- * a kind, a seed and a row count name the same rows wherever they are written.
+ * dev.riffle.datagen.SparseData}, {@link dev.riffle.datagen.CellsData}, {@link
+ * dev.riffle.datagen.AtomsData}, {@link dev.riffle.datagen.Lance8Data}) and the benchmarks measure.
+ * One implementation for both, so that a kind, a seed and a row count name the same rows wherever
+ * they are written.
  *
  * <p>A {@link dev.riffle.datagen.SyntheticData} draws every value from one seeded generator, row
  * after row, so that the rows do not depend on how they are split into batches; {@link

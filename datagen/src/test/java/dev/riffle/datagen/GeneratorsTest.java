@@ -51,6 +51,7 @@ class GeneratorsTest {
     kinds.add(kind("vectors", a -> new VectorsData(), 300));
     kinds.add(kind("sparse", SparseData::new, 300));
     kinds.add(kind("sparse-codes", a -> SparseData.withCodes(List.of("plate")), 300));
+    kinds.add(kind("cells", a -> new CellsData(a, 500), 300));
     kinds.add(kind("atoms", a -> new AtomsData(), 1000));
     kinds.add(kind("lance8", a -> new Lance8Data(), 12));
     kinds.add(kind("lance8-narrow", a -> new Lance8Data(List.of("str16", "u64")), 3000));
