@@ -3,6 +3,7 @@ package dev.riffle.cli;
 import dev.riffle.datagen.AtomsData;
 import dev.riffle.datagen.Batches;
 import dev.riffle.datagen.CellsData;
+import dev.riffle.datagen.H5adWriter;
 import dev.riffle.datagen.Lance8Data;
 import dev.riffle.datagen.ScalarsData;
 import dev.riffle.datagen.SparseData;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Spec;
  * the same kind, row count and seed (and for a single file the same bytes, given the same options),
  * so that tests and benchmarks can name their inputs instead of storing them. OUT is a single file
  * ({@code *.riffle}) or a dataset location, which gets a new published version (see {@link
- * GenerateDataset}). The data itself comes from {@code dev.riffle.datagen}.
+ * GenerateDataset}); for the counts kinds it can also be an AnnData file ({@code *.h5ad}, see
+ * {@link H5adWriter}). The data itself comes from {@code dev.riffle.datagen}.
  */
 @Command(
     name = "generate",
@@ -63,7 +65,12 @@ import picocli.CommandLine.Spec;
           + " it is a dataset: a local directory (created if needed) or a URI such as"
           + " s3a://bucket/prefix (configured by RIFFLE_S3_ENDPOINT, RIFFLE_S3_REGION,"
           + " RIFFLE_S3_ACCESS_KEY, RIFFLE_S3_SECRET_KEY); generate publishes version 1 there, or"
-          + " with --append the next version, with provenance and metadata (kind, seed, rows)."
+          + " with --append the next version, with provenance and metadata (kind, seed, rows).",
+      "OUT ending in .h5ad (sparse and cells only) is an AnnData file of the same rows: X a CSR"
+          + " float32 matrix, obs the labels as categoricals. anndata writes it: it needs Python"
+          + " with anndata, numpy, pandas and scipy (Debian: python3-anndata), found as $"
+          + H5adWriter.PYTHON_ENV
+          + ", else python3 on the PATH, else /usr/bin/python3."
     })
 public final class GenerateCommand implements Callable<Integer> {
   /** Row counts from which a progress indicator is worth showing. */
@@ -92,7 +99,9 @@ public final class GenerateCommand implements Callable<Integer> {
   @Parameters(
       index = "1",
       paramLabel = "OUT",
-      description = "A file to write (FILE.riffle, replaced) or a dataset (DIR/ or a URI).")
+      description =
+          "A file to write (FILE.riffle, or FILE.h5ad for sparse and cells; replaced) or a"
+              + " dataset (DIR/ or a URI).")
   String out;
 
   @Option(names = "--rows", required = true, paramLabel = "N", description = "Rows to write.")
@@ -188,8 +197,12 @@ public final class GenerateCommand implements Callable<Integer> {
           spec.commandLine(),
           "OUT cannot name a version ('@" + loc.version() + "'): generate publishes the next one");
     }
-    boolean dataset = isDataset(loc);
-    if (!dataset && (files != null || append)) {
+    boolean h5ad = out.endsWith(".h5ad");
+    if (h5ad) {
+      checkH5ad(loc);
+    }
+    boolean dataset = !h5ad && isDataset(loc);
+    if (!dataset && !h5ad && (files != null || append)) {
       throw new ParameterException(
           spec.commandLine(),
           "--files and --append apply to datasets; "
@@ -205,7 +218,15 @@ public final class GenerateCommand implements Callable<Integer> {
       if (pageBytes != null) {
         options = options.withPageBytes(pageBytes);
       }
-      if (dataset) {
+      if (h5ad) {
+        long bytes =
+            H5adWriter.write(
+                data, genes(data), allocator, rows, seed, loc.path(), progress::update);
+        progress.done();
+        spec.commandLine()
+            .getOut()
+            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+      } else if (dataset) {
         writeDataset(loc, data, options, allocator, progress);
       } else {
         long bytes = writeFile(loc.path(), data, options, allocator, progress);
@@ -216,6 +237,34 @@ public final class GenerateCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** The kinds that are a counts matrix with labels, which an .h5ad file can hold. */
+  static final List<String> H5AD_KINDS = List.of("sparse", "cells");
+
+  private void checkH5ad(Locations.Location loc) {
+    if (!H5AD_KINDS.contains(kind)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "only "
+              + String.join(" and ", H5AD_KINDS)
+              + " can be written as .h5ad (a counts matrix with labels), not "
+              + kind);
+    }
+    if (loc.path() == null) {
+      throw new ParameterException(
+          spec.commandLine(), "an .h5ad OUT must be a local file, not " + out);
+    }
+    if (files != null || append || pageBytes != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--files, --append and --page-bytes apply to Riffle output, not to .h5ad");
+    }
+  }
+
+  /** The width of the counts matrix of a kind in {@link #H5AD_KINDS}. */
+  private static int genes(SyntheticData data) {
+    return data instanceof CellsData ? ((CellsData) data).genes() : SparseData.GENES;
   }
 
   /**

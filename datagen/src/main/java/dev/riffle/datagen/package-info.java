@@ -9,7 +9,9 @@
  * <p>A {@link dev.riffle.datagen.SyntheticData} draws every value from one seeded generator, row
  * after row, so that the rows do not depend on how they are split into batches; {@link
  * dev.riffle.datagen.Batches} runs one. Transcendental functions go through {@link
- * java.lang.StrictMath} so that a seed gives the same values on every machine. This package knows
- * nothing of files or datasets beyond the layout a kind asks of the writer (column groups).
+ * java.lang.StrictMath} so that a seed gives the same values on every machine. Riffle files and
+ * datasets are the callers' business, beyond the layout a kind asks of the writer (column groups);
+ * the one file written here is the AnnData copy of a counts kind ({@link
+ * dev.riffle.datagen.H5adWriter}), for measuring what converts such files.
  */
 package dev.riffle.datagen;
