@@ -1,5 +1,6 @@
 package dev.riffle.bench;
 
+import dev.riffle.datagen.SyntheticData;
 import dev.riffle.format.write.FileWriter;
 import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
@@ -50,11 +51,12 @@ final class DataSet {
     if (missing.isEmpty()) {
       return;
     }
-    Schema schema = Types.schema(type);
     int batch = ArrowIpcPeer.batchRows(type);
     SplittableRandom rng = new SplittableRandom(seed * 31 + type.hashCode());
     List<AutoCloseable> open = new ArrayList<>();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+    try (SyntheticData data = Types.data(type);
+        VectorSchemaRoot root = VectorSchemaRoot.create(data.schema(), allocator)) {
+      Schema schema = data.schema();
       FileWriter riffle = null;
       ArrowIpcPeer.Writer arrow = null;
       List<ParquetPeer.Writer> parquet = new ArrayList<>();
@@ -62,7 +64,7 @@ final class DataSet {
       for (String f : missing) {
         Path target = file(dir, type, rows, f);
         if (f.equals("riffle")) {
-          riffle = FileWriter.create(target, schema, Types.riffleOptions(type, riffleOptions));
+          riffle = FileWriter.create(target, schema, data.options(riffleOptions));
           open.add(riffle);
         } else if (f.equals("arrow-ipc")) {
           Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
@@ -79,8 +81,10 @@ final class DataSet {
       }
       for (long at = 0; at < rows; at += batch) {
         int n = (int) Math.min(batch, rows - at);
+        // One root for every batch: the Arrow IPC writer is bound to it.
         root.allocateNew();
-        Types.fill(type, root, at, n, rows, rng);
+        data.fill(root, at, n, rows, rng);
+        root.setRowCount(n);
         if (riffle != null) {
           riffle.write(root);
         }

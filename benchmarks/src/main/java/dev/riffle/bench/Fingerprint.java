@@ -1,5 +1,6 @@
 package dev.riffle.bench;
 
+import dev.riffle.datagen.VectorsData;
 import java.util.List;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
@@ -134,7 +135,7 @@ final class Fingerprint {
           // A 3-level LIST: group (LIST) { repeated group list { element } }.
           Group list = g.getGroup(field, index);
           int n = list.getFieldRepetitionCount(0);
-          h = mix(h, type.equals("vec768") ? Lance8.DIM : n);
+          h = mix(h, type.equals("vec768") ? VectorsData.DIM : n);
           if (type.equals("vec768")) {
             for (int k = 0; k < n; k++) {
               h = parquet("float", list.getGroup(0, k), 0, 0, h);

@@ -1,5 +1,14 @@
 package dev.riffle.cli;
 
+import dev.riffle.datagen.AtomsData;
+import dev.riffle.datagen.Batches;
+import dev.riffle.datagen.CellsData;
+import dev.riffle.datagen.H5adWriter;
+import dev.riffle.datagen.Lance8Data;
+import dev.riffle.datagen.ScalarsData;
+import dev.riffle.datagen.SparseData;
+import dev.riffle.datagen.SyntheticData;
+import dev.riffle.datagen.VectorsData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
@@ -15,14 +24,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,17 +41,22 @@ import picocli.CommandLine.Spec;
  * the same kind, row count and seed (and for a single file the same bytes, given the same options),
  * so that tests and benchmarks can name their inputs instead of storing them. OUT is a single file
  * ({@code *.riffle}) or a dataset location, which gets a new published version (see {@link
- * GenerateDataset}).
+ * GenerateDataset}); for the counts kinds it can also be an AnnData file ({@code *.h5ad}, see
+ * {@link H5adWriter}). The data itself comes from {@code dev.riffle.datagen}.
  */
 @Command(
     name = "generate",
     mixinStandardHelpOptions = true,
     description = {
       "Write a deterministic synthetic Riffle file, or a version of a dataset. Kinds:",
-      "  scalars  id uint64 (10% null), x float64, name utf8 (8-24 chars)",
+      "  scalars  id uint64 (10%% null), x float64, name utf8 (8-24 chars)",
       "  vectors  embedding fixed_size_list<float32, 768>, label int32",
       "  sparse   indices list<int32> + values list<float32> (one column group, ~1,500"
           + " non-zeros of 20,000 genes), plate and cell_line (dictionary utf8)",
+      "  cells    raw single-cell counts as real atlases hold them, in sparse's layout: integer"
+          + " counts (mostly 1-3, long tail; ~1,500 a row of --genes 20,000), log-normal library"
+          + " sizes, heavy-tailed gene popularity, per-type expression programs; cell_type, plate"
+          + " and cell_line (dictionary utf8), rows sorted by plate",
       "  atoms    positions + forces list<fixed_size_list<float32, 3>> (one group), numbers"
           + " list<int8>, energy float64",
       "  lance8   the 8 types of the Lance paper: u64, str16, list_u64, list_str, vec768,"
@@ -54,7 +65,12 @@ import picocli.CommandLine.Spec;
           + " it is a dataset: a local directory (created if needed) or a URI such as"
           + " s3a://bucket/prefix (configured by RIFFLE_S3_ENDPOINT, RIFFLE_S3_REGION,"
           + " RIFFLE_S3_ACCESS_KEY, RIFFLE_S3_SECRET_KEY); generate publishes version 1 there, or"
-          + " with --append the next version, with provenance and metadata (kind, seed, rows)."
+          + " with --append the next version, with provenance and metadata (kind, seed, rows).",
+      "OUT ending in .h5ad (sparse and cells only) is an AnnData file of the same rows: X a CSR"
+          + " float32 matrix, obs the labels as categoricals. anndata writes it: it needs Python"
+          + " with anndata, numpy, pandas and scipy (Debian: python3-anndata), found as $"
+          + H5adWriter.PYTHON_ENV
+          + ", else python3 on the PATH, else /usr/bin/python3."
     })
 public final class GenerateCommand implements Callable<Integer> {
   /** Row counts from which a progress indicator is worth showing. */
@@ -66,6 +82,7 @@ public final class GenerateCommand implements Callable<Integer> {
     KINDS.put("scalars", a -> new ScalarsData());
     KINDS.put("vectors", a -> new VectorsData());
     KINDS.put("sparse", SparseData::new);
+    KINDS.put("cells", a -> new CellsData(a, CellsData.DEFAULT_GENES));
     KINDS.put("atoms", a -> new AtomsData());
     KINDS.put("lance8", a -> new Lance8Data());
   }
@@ -82,7 +99,9 @@ public final class GenerateCommand implements Callable<Integer> {
   @Parameters(
       index = "1",
       paramLabel = "OUT",
-      description = "A file to write (FILE.riffle, replaced) or a dataset (DIR/ or a URI).")
+      description =
+          "A file to write (FILE.riffle, or FILE.h5ad for sparse and cells; replaced) or a"
+              + " dataset (DIR/ or a URI).")
   String out;
 
   @Option(names = "--rows", required = true, paramLabel = "N", description = "Rows to write.")
@@ -97,6 +116,12 @@ public final class GenerateCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description = "lance8 only: write just these of its columns (default: all eight).")
   List<String> columns;
+
+  @Option(
+      names = "--genes",
+      paramLabel = "G",
+      description = "cells only: genes, the columns of the counts matrix (default 20000).")
+  Integer genes;
 
   @Option(
       names = "--page-bytes",
@@ -139,6 +164,23 @@ public final class GenerateCommand implements Callable<Integer> {
       }
       factory = a -> new Lance8Data(columns);
     }
+    if (genes != null) {
+      if (!kind.equals("cells")) {
+        throw new ParameterException(spec.commandLine(), "--genes applies to cells only");
+      }
+      if (genes < CellsData.MIN_GENES || genes > CellsData.MAX_GENES) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--genes must be "
+                + CellsData.MIN_GENES
+                + " to "
+                + CellsData.MAX_GENES
+                + ", not "
+                + genes);
+      }
+      int g = genes;
+      factory = a -> new CellsData(a, g);
+    }
     if (rows < 0) {
       throw new ParameterException(spec.commandLine(), "--rows must not be negative");
     }
@@ -155,8 +197,12 @@ public final class GenerateCommand implements Callable<Integer> {
           spec.commandLine(),
           "OUT cannot name a version ('@" + loc.version() + "'): generate publishes the next one");
     }
-    boolean dataset = isDataset(loc);
-    if (!dataset && (files != null || append)) {
+    boolean h5ad = out.endsWith(".h5ad");
+    if (h5ad) {
+      checkH5ad(loc);
+    }
+    boolean dataset = !h5ad && isDataset(loc);
+    if (!dataset && !h5ad && (files != null || append)) {
       throw new ParameterException(
           spec.commandLine(),
           "--files and --append apply to datasets; "
@@ -168,11 +214,19 @@ public final class GenerateCommand implements Callable<Integer> {
     Progress progress = Progress.forTerminal(spec.commandLine().getErr(), rows, PROGRESS_ROWS);
     try (BufferAllocator allocator = new RootAllocator();
         SyntheticData data = factory.apply(allocator)) {
-      WriterOptions options = data.options();
+      WriterOptions options = data.options(WriterOptions.defaults());
       if (pageBytes != null) {
         options = options.withPageBytes(pageBytes);
       }
-      if (dataset) {
+      if (h5ad) {
+        long bytes =
+            H5adWriter.write(
+                data, genes(data), allocator, rows, seed, loc.path(), progress::update);
+        progress.done();
+        spec.commandLine()
+            .getOut()
+            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+      } else if (dataset) {
         writeDataset(loc, data, options, allocator, progress);
       } else {
         long bytes = writeFile(loc.path(), data, options, allocator, progress);
@@ -183,6 +237,34 @@ public final class GenerateCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** The kinds that are a counts matrix with labels, which an .h5ad file can hold. */
+  static final List<String> H5AD_KINDS = List.of("sparse", "cells");
+
+  private void checkH5ad(Locations.Location loc) {
+    if (!H5AD_KINDS.contains(kind)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "only "
+              + String.join(" and ", H5AD_KINDS)
+              + " can be written as .h5ad (a counts matrix with labels), not "
+              + kind);
+    }
+    if (loc.path() == null) {
+      throw new ParameterException(
+          spec.commandLine(), "an .h5ad OUT must be a local file, not " + out);
+    }
+    if (files != null || append || pageBytes != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--files, --append and --page-bytes apply to Riffle output, not to .h5ad");
+    }
+  }
+
+  /** The width of the counts matrix of a kind in {@link #H5AD_KINDS}. */
+  private static int genes(SyntheticData data) {
+    return data instanceof CellsData ? ((CellsData) data).genes() : SparseData.GENES;
   }
 
   /**
@@ -213,7 +295,7 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + out);
     }
     try (FileWriter writer = FileWriter.create(file, data.schema(), data.dictionaries(), options)) {
-      generate(
+      Batches.generate(
           data,
           allocator,
           rows,
@@ -223,7 +305,7 @@ public final class GenerateCommand implements Callable<Integer> {
             writer.write(batch);
             return true;
           },
-          progress);
+          progress::update);
       long bytes = writer.finish();
       progress.done();
       return bytes;
@@ -243,6 +325,9 @@ public final class GenerateCommand implements Callable<Integer> {
     metadata.put("rows", Long.toString(rows));
     if (columns != null) {
       metadata.put("columns", String.join(",", columns));
+    }
+    if (data instanceof CellsData) {
+      metadata.put("genes", Integer.toString(((CellsData) data).genes()));
     }
     try (Storage storage = Locations.storage(loc)) {
       List<Long> versions = Dataset.versions(storage);
@@ -320,49 +405,6 @@ public final class GenerateCommand implements Callable<Integer> {
                 + String.join(", ", others)
                 + (others.size() == 3 ? ", ..." : "")
                 + "), not a dataset; choose a new or empty directory");
-      }
-    }
-  }
-
-  /** Where generated batches go; returns whether to go on. */
-  interface BatchSink {
-    boolean accept(VectorSchemaRoot batch) throws IOException;
-  }
-
-  /**
-   * Generates rows {@code [0, rows)} in batches of at most {@code batchRows} rows from a generator
-   * seeded with {@code seed}, into {@code sink} until it says stop. The rows do not depend on the
-   * batch size (see {@link SyntheticData}).
-   *
-   * @param progress told the rows done, may be null
-   */
-  static void generate(
-      SyntheticData data,
-      BufferAllocator allocator,
-      long rows,
-      long seed,
-      int batchRows,
-      BatchSink sink,
-      Progress progress)
-      throws IOException {
-    SplittableRandom rng = new SplittableRandom(seed);
-    for (long first = 0; first < rows; first += batchRows) {
-      int count = (int) Math.min(batchRows, rows - first);
-      boolean more;
-      try (VectorSchemaRoot batch = VectorSchemaRoot.create(data.schema(), allocator)) {
-        for (FieldVector v : batch.getFieldVectors()) {
-          v.setInitialCapacity(count);
-        }
-        batch.allocateNew();
-        data.fill(batch, first, count, rows, rng);
-        batch.setRowCount(count);
-        more = sink.accept(batch);
-      }
-      if (progress != null) {
-        progress.update(first + count);
-      }
-      if (!more) {
-        return;
       }
     }
   }

@@ -1,5 +1,7 @@
 package dev.riffle.cli;
 
+import dev.riffle.datagen.Batches;
+import dev.riffle.datagen.SyntheticData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.Storage;
@@ -85,7 +87,7 @@ final class GenerateDataset {
         append
             ? DatasetWriter.append(storage, data.schema(), data.dictionaries(), options)
             : DatasetWriter.create(storage, data.schema(), data.dictionaries(), options)) {
-      GenerateCommand.generate(
+      Batches.generate(
           data,
           allocator,
           rows,
@@ -95,7 +97,7 @@ final class GenerateDataset {
             writer.write(batch);
             return true;
           },
-          progress);
+          progress::update);
       m = writer.publish();
     }
     int before =
@@ -124,7 +126,7 @@ final class GenerateDataset {
         FileWriter.create(
             OutputStream.nullOutputStream(), data.schema(), data.dictionaries(), options)) {
       last[1] = probe.bytesWritten();
-      GenerateCommand.generate(
+      Batches.generate(
           data,
           allocator,
           rows,

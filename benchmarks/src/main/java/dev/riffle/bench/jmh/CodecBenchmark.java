@@ -1,5 +1,7 @@
 package dev.riffle.bench.jmh;
 
+import dev.riffle.datagen.Batches;
+import dev.riffle.datagen.Lance8Data;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ScanCursor;
@@ -9,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -68,8 +71,8 @@ public class CodecBenchmark {
   @Setup(Level.Trial)
   public void setup() throws IOException {
     allocator = new RootAllocator();
-    rows = dev.riffle.bench.Lance8Access.narrow(type) ? ROWS : 512;
-    batch = dev.riffle.bench.Lance8Access.batch(type, rows, allocator, 1);
+    rows = Lance8Data.rowBytes(type) <= 100 ? ROWS : 512;
+    batch = Batches.all(new Lance8Data(List.of(type)), allocator, rows, 1);
     file = encodeOnce();
     SplittableRandom r = new SplittableRandom(7);
     takes = new long[64][];

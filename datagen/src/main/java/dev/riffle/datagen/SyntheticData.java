@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import dev.riffle.format.write.WriterOptions;
 import java.util.SplittableRandom;
@@ -7,11 +7,11 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One kind of synthetic dataset for {@code riffle generate}. Values come only from the generator
- * passed to {@link #fill}, consumed row after row, so the same seed and row count give the same
- * rows however they are split into batches, and therefore the same file bytes.
+ * One kind of synthetic dataset. Values come only from the generator passed to {@link #fill},
+ * consumed row after row, so the same seed and row count give the same rows however they are split
+ * into batches, and therefore the same file bytes. {@link Batches} drives it.
  */
-interface SyntheticData extends AutoCloseable {
+public interface SyntheticData extends AutoCloseable {
   /** The schema of the batches {@link #fill} produces. */
   Schema schema();
 
@@ -20,9 +20,13 @@ interface SyntheticData extends AutoCloseable {
     return null;
   }
 
-  /** How the file is laid out, e.g. which fields are stored as one column group. */
-  default WriterOptions options() {
-    return WriterOptions.defaults();
+  /**
+   * How a Riffle file of this data is laid out, on top of {@code base}: e.g. which fields are
+   * stored as one column group. Callers pass their own base (page size, codecs) so that the layout
+   * the data asks for is kept whatever else they change.
+   */
+  default WriterOptions options(WriterOptions base) {
+    return base;
   }
 
   /** Rows per batch, chosen so that one batch holds a few MiB whatever the row size. */

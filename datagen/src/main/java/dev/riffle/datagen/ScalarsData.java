@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -13,7 +13,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code scalars}: {@code id} uint64 with 10% nulls, {@code x} float64, {@code name} utf8 of 8 to
  * 24 lowercase letters. Narrow fixed-width and short variable-width values, the common table case.
  */
-final class ScalarsData implements SyntheticData {
+public final class ScalarsData implements SyntheticData {
   private static final Schema SCHEMA =
       new Schema(
           List.of(

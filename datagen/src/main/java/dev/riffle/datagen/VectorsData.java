@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -11,8 +11,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code vectors}: {@code embedding} fixed_size_list&lt;float32, 768&gt; and {@code label} int32,
  * the shape of an embedding dataset (3 KiB of vector per row).
  */
-final class VectorsData implements SyntheticData {
-  static final int DIM = 768;
+public final class VectorsData implements SyntheticData {
+  /** The vector length, also that of lance8's {@code vec768} and {@code list_vec} items. */
+  public static final int DIM = 768;
 
   private static final Schema SCHEMA =
       new Schema(List.of(Synth.floatVector("embedding", DIM), Synth.notNull("label", Synth.INT32)));

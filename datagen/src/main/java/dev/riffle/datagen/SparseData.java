@@ -1,16 +1,15 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import dev.riffle.format.write.WriterOptions;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
@@ -19,7 +18,6 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -29,13 +27,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * dictionary-encoded utf8. Rows are ordered by plate, as an experiment's files usually are. A row
  * has 300 to 4,000 non-zeros, about 1,500 on average, from a clipped log-normal: real cells are
  * skewed the same way, with a long tail of rich cells.
+ *
+ * <p>{@link #withCodes} gives the same rows with the labels as plain int32 numbers instead, for
+ * writers that have no dictionaries.
  */
-final class SparseData implements SyntheticData {
-  static final int GENES = 20_000;
-  static final int PLATES = 14;
-  static final int CELL_LINES = 50;
-  static final int MIN_NNZ = 300;
-  static final int MAX_NNZ = 4_000;
+public final class SparseData implements SyntheticData {
+  public static final int GENES = 20_000;
+  public static final int PLATES = 14;
+  public static final int CELL_LINES = 50;
+  public static final int MIN_NNZ = 300;
+  public static final int MAX_NNZ = 4_000;
 
   // 300 + exp(N(MU, SIGMA^2)), clipped to 4,000: the mean is about 300 + exp(MU + SIGMA^2 / 2)
   // minus the clipped tail, i.e. close to 1,500.
@@ -49,57 +50,83 @@ final class SparseData implements SyntheticData {
   private static final DictionaryEncoding CELL_LINE_ENCODING =
       new DictionaryEncoding(2, false, CELL_LINE_INDEX);
 
+  private static final Field INDICES = Synth.listOf("indices", Synth.notNull("item", Synth.INT32));
+  private static final Field VALUES = Synth.listOf("values", Synth.notNull("item", Synth.FLOAT32));
+
   private static final Schema SCHEMA =
       new Schema(
           List.of(
-              Synth.listOf("indices", Synth.notNull("item", Synth.INT32)),
-              Synth.listOf("values", Synth.notNull("item", Synth.FLOAT32)),
-              categorical("plate", PLATE_ENCODING),
-              categorical("cell_line", CELL_LINE_ENCODING)));
+              INDICES,
+              VALUES,
+              Synth.categorical("plate", PLATE_ENCODING),
+              Synth.categorical("cell_line", CELL_LINE_ENCODING)));
 
-  private final DictionaryProvider.MapDictionaryProvider dictionaries =
-      new DictionaryProvider.MapDictionaryProvider();
+  private final Schema schema;
+  private final DictionaryProvider.MapDictionaryProvider dictionaries;
   private final BitSet scratch = new BitSet(GENES);
   private final int[] genes = new int[MAX_NNZ];
 
-  SparseData(BufferAllocator allocator) {
+  /** The four columns, {@code plate} and {@code cell_line} dictionary-encoded utf8. */
+  public SparseData(BufferAllocator allocator) {
+    schema = SCHEMA;
+    dictionaries = new DictionaryProvider.MapDictionaryProvider();
     String[] plates = new String[PLATES];
     for (int p = 0; p < PLATES; p++) {
-      plates[p] = String.format(Locale.ROOT, "plate%02d", p + 1);
+      plates[p] = plateName(p);
     }
     String[] lines = new String[CELL_LINES];
     for (int c = 0; c < CELL_LINES; c++) {
       lines[c] = String.format(Locale.ROOT, "CL%04d", c + 1);
     }
-    VarCharVector plateValues = strings("plate", plates, allocator);
+    VarCharVector plateValues = Synth.strings("plate", plates, allocator);
     dictionaries.put(new Dictionary(plateValues, PLATE_ENCODING));
     try {
-      dictionaries.put(new Dictionary(strings("cell_line", lines, allocator), CELL_LINE_ENCODING));
+      dictionaries.put(
+          new Dictionary(Synth.strings("cell_line", lines, allocator), CELL_LINE_ENCODING));
     } catch (RuntimeException e) {
       plateValues.close();
       throw e;
     }
   }
 
-  private static Field categorical(String name, DictionaryEncoding encoding) {
-    // In an Arrow batch a dictionary field has its index type; the encoding names the dictionary.
-    return new Field(
-        name, new FieldType(false, encoding.getIndexType(), encoding, null), List.of());
+  private SparseData(Schema schema) {
+    this.schema = schema;
+    this.dictionaries = null;
   }
 
-  private static VarCharVector strings(String name, String[] values, BufferAllocator allocator) {
-    VarCharVector v = new VarCharVector(name, allocator);
-    v.allocateNew(values.length);
-    for (int i = 0; i < values.length; i++) {
-      v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+  /**
+   * {@code indices}, {@code values} and those of the labels {@code plate} and {@code cell_line}
+   * named in {@code labels}, as int32 numbers: the dictionary index of the other form ({@code
+   * plate} p is {@code plateName(p)}). A label left out draws nothing from the generator, so that
+   * leaving out {@code cell_line} changes the other columns too: its draw after each row shifts
+   * every later row. With both labels the rows are those of the four-column form.
+   *
+   * @throws IllegalArgumentException for a label other than {@code plate} or {@code cell_line}
+   */
+  public static SparseData withCodes(List<String> labels) {
+    List<Field> fields = new ArrayList<>(List.of(INDICES, VALUES));
+    for (String name : List.of("plate", "cell_line")) {
+      if (labels.contains(name)) {
+        fields.add(Synth.notNull(name, Synth.INT32));
+      }
     }
-    v.setValueCount(values.length);
-    return v;
+    for (String l : labels) {
+      if (!l.equals("plate") && !l.equals("cell_line")) {
+        throw new IllegalArgumentException(
+            "sparse has no label '" + l + "'; labels are plate, cell_line");
+      }
+    }
+    return new SparseData(new Schema(fields));
+  }
+
+  /** The name of plate {@code p} (0-based), as the dictionary holds it. */
+  public static String plateName(int p) {
+    return String.format(Locale.ROOT, "plate%02d", p + 1);
   }
 
   @Override
   public Schema schema() {
-    return SCHEMA;
+    return schema;
   }
 
   @Override
@@ -108,8 +135,8 @@ final class SparseData implements SyntheticData {
   }
 
   @Override
-  public WriterOptions options() {
-    return WriterOptions.defaults().withColumnGroup("indices", "values");
+  public WriterOptions options(WriterOptions base) {
+    return base.withColumnGroup("indices", "values");
   }
 
   @Override
@@ -130,8 +157,9 @@ final class SparseData implements SyntheticData {
     ListVector values = (ListVector) batch.getVector("values");
     IntVector indexData = (IntVector) indices.getDataVector();
     Float4Vector valueData = (Float4Vector) values.getDataVector();
-    TinyIntVector plate = (TinyIntVector) batch.getVector("plate");
-    SmallIntVector cellLine = (SmallIntVector) batch.getVector("cell_line");
+    // Dictionary indices (int8, int16) or plain int32: both take the label's number.
+    BaseIntVector plate = (BaseIntVector) batch.getVector("plate");
+    BaseIntVector cellLine = (BaseIntVector) batch.getVector("cell_line");
     for (int i = 0; i < count; i++) {
       int nnz = nonZeros(rng);
       Synth.sortedSample(rng, GENES, nnz, scratch, genes);
@@ -145,15 +173,20 @@ final class SparseData implements SyntheticData {
       indices.endValue(i, nnz);
       values.endValue(i, nnz);
       long row = first + i;
-      plate.setSafe(i, (int) (row * PLATES / totalRows));
-      cellLine.setSafe(i, rng.nextInt(CELL_LINES));
+      if (plate != null) {
+        plate.setWithPossibleTruncate(i, row * PLATES / totalRows);
+      }
+      if (cellLine != null) {
+        cellLine.setWithPossibleTruncate(i, rng.nextInt(CELL_LINES));
+      }
     }
   }
 
   @Override
   public void close() {
-    for (long id : dictionaries.getDictionaryIds()) {
-      dictionaries.lookup(id).getVector().close();
+    if (dictionaries == null) {
+      return;
     }
+    Synth.close(dictionaries);
   }
 }

@@ -1,7 +1,8 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -21,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * KiB). Lists have 1 to 9 items, 5 on average. Rows are large (about 140 KiB), so keep row counts
  * small in tests.
  */
-final class Lance8Data implements SyntheticData {
+public final class Lance8Data implements SyntheticData {
   static final int STRING_CHARS = 16;
   static final int BINARY_BYTES = 20 * 1024;
 
@@ -40,28 +41,36 @@ final class Lance8Data implements SyntheticData {
   private final Schema schema;
 
   /** All eight columns. */
-  Lance8Data() {
+  public Lance8Data() {
     this(null);
   }
 
   /**
-   * Only the named columns (all if null), so that narrow types can be generated at the row counts
-   * their benchmarks need without the 140 KiB a row of the wide ones.
+   * Only the named columns (all if null), in the order given, so that narrow types can be generated
+   * at the row counts their benchmarks need without the 140 KiB a row of the wide ones. Absent
+   * columns draw nothing from the generator (present ones draw in the full schema's order, whatever
+   * the order given), so that one column alone is the data of its type by itself.
+   *
+   * @throws IllegalArgumentException for a name that is not a lance8 column
    */
-  Lance8Data(List<String> columns) {
+  public Lance8Data(List<String> columns) {
     if (columns == null) {
       schema = SCHEMA;
       return;
     }
     List<Field> fields = new ArrayList<>();
     for (String c : columns) {
+      if (!ROW_BYTES.containsKey(c)) {
+        throw new IllegalArgumentException(
+            "lance8 has no column '" + c + "'; columns are " + names());
+      }
       fields.add(SCHEMA.findField(c));
     }
     schema = new Schema(fields);
   }
 
-  /** The column names, for messages. */
-  static List<String> names() {
+  /** The column names, in schema order. */
+  public static List<String> names() {
     List<String> names = new ArrayList<>();
     for (Field f : SCHEMA.getFields()) {
       names.add(f.getName());
@@ -84,8 +93,22 @@ final class Lance8Data implements SyntheticData {
     return (int) Math.max(32, Math.min(65_536, (4L << 20) / Math.max(1, rowBytes)));
   }
 
-  private static final java.util.Map<String, Integer> ROW_BYTES =
-      java.util.Map.of(
+  /**
+   * Approximate bytes of one row of a column, for batch sizes and row counts.
+   *
+   * @throws IllegalArgumentException for a name that is not a lance8 column
+   */
+  public static int rowBytes(String column) {
+    Integer b = ROW_BYTES.get(column);
+    if (b == null) {
+      throw new IllegalArgumentException(
+          "lance8 has no column '" + column + "'; columns are " + names());
+    }
+    return b;
+  }
+
+  private static final Map<String, Integer> ROW_BYTES =
+      Map.of(
           "u64",
           8,
           "str16",

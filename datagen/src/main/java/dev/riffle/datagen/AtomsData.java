@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import dev.riffle.format.write.WriterOptions;
 import java.util.List;
@@ -17,9 +17,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * since a training step reads both), {@code numbers} (list&lt;int8&gt; atomic numbers 1 to 100) and
  * {@code energy} (float64).
  */
-final class AtomsData implements SyntheticData {
-  static final int MIN_ATOMS = 2;
-  static final int MAX_ATOMS = 200;
+public final class AtomsData implements SyntheticData {
+  public static final int MIN_ATOMS = 2;
+  public static final int MAX_ATOMS = 200;
 
   private static final Schema SCHEMA =
       new Schema(
@@ -35,8 +35,8 @@ final class AtomsData implements SyntheticData {
   }
 
   @Override
-  public WriterOptions options() {
-    return WriterOptions.defaults().withColumnGroup("positions", "forces");
+  public WriterOptions options(WriterOptions base) {
+    return base.withColumnGroup("positions", "forces");
   }
 
   @Override

@@ -1,13 +1,17 @@
-package dev.riffle.cli;
+package dev.riffle.datagen;
 
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
@@ -43,6 +47,33 @@ final class Synth {
   /** A non-null list of non-null items. */
   static Field listOf(String name, Field item) {
     return notNull(name, ArrowType.List.INSTANCE, item);
+  }
+
+  /**
+   * A non-null dictionary-encoded field as it appears in an Arrow batch: with its index type; the
+   * encoding names the dictionary.
+   */
+  static Field categorical(String name, DictionaryEncoding encoding) {
+    return new Field(
+        name, new FieldType(false, encoding.getIndexType(), encoding, null), List.of());
+  }
+
+  /** A utf8 vector of {@code values}, e.g. a dictionary's. */
+  static VarCharVector strings(String name, String[] values, BufferAllocator allocator) {
+    VarCharVector v = new VarCharVector(name, allocator);
+    v.allocateNew(values.length);
+    for (int i = 0; i < values.length; i++) {
+      v.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+    }
+    v.setValueCount(values.length);
+    return v;
+  }
+
+  /** Closes the vectors of every dictionary in {@code dictionaries}. */
+  static void close(DictionaryProvider.MapDictionaryProvider dictionaries) {
+    for (long id : dictionaries.getDictionaryIds()) {
+      dictionaries.lookup(id).getVector().close();
+    }
   }
 
   /** A non-null fixed-size list of non-null float32. */
