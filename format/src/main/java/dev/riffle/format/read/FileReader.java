@@ -5,17 +5,12 @@ import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
-import dev.riffle.format.FooterLayout;
-import dev.riffle.format.FooterLayout.Footer;
-import dev.riffle.format.RecordInput;
-import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.IoEngine;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
-import dev.riffle.format.schema.SchemaLayout;
 import dev.riffle.format.schema.TypeSupport;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,6 +51,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * RandomAccessSource#isRemote()}: S3, a chunk cache in front of it) instead gets all of a take's
  * reads in one {@link RandomAccessSource#readRanges} call, which it serves as one round of parallel
  * requests.
+ *
+ * <p>Why this file is longer than most: it is the whole public face of reading a file (open, plan,
+ * take, scan, dictionaries, counters and I/O settings) and the one place that owns the lazily
+ * loaded column metadata and the result vectors' sizing. The work behind it lives in its own
+ * classes: {@link FileMetadata} (open), {@link ColumnBlockReader} (column metadata), {@link
+ * PlanReads} and {@link ConcurrentTake} (the take strategies), {@link ColumnReader} with its
+ * decoders, {@link ScanCursor}.
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;
@@ -67,6 +69,7 @@ public final class FileReader implements AutoCloseable {
   private final FileLayout.Version version;
   private final RiffleSchema schema;
   private final DirectoryLayout.Entry[] directory;
+  final PlanReads planReads;
   private final ColumnReader[] columns;
   private final ReadStats stats;
   private long coalesceGap = 0;
@@ -93,6 +96,7 @@ public final class FileReader implements AutoCloseable {
     this.schema = schema;
     this.directory = directory;
     this.columns = new ColumnReader[directory.length];
+    this.planReads = new PlanReads(source, stats);
   }
 
   /** Opens a local file; the reader closes it. */
@@ -140,80 +144,21 @@ public final class FileReader implements AutoCloseable {
   public static FileReader open(
       RandomAccessSource source, boolean ownsSource, BufferAllocator allocator, ReadStats stats)
       throws IOException {
-    String name = source.name();
-    ReadStats openStats = new ReadStats();
-    long len = source.length();
-    if (len < FileLayout.MIN_FILE_BYTES) {
-      throw new CorruptFileException(
-          name, 0, "a file of " + len + " bytes is too short to be a Riffle file");
-    }
-    FileLayout.Version headVersion =
-        FileLayout.readHeadVersion(read(source, openStats, 0, FileLayout.HEAD_READ_BYTES), name);
-    int tailLength = (int) Math.min(len, FileLayout.TAIL_READ_BYTES);
-    long tailOffset = len - tailLength;
-    ByteBuffer tail = read(source, openStats, tailOffset, tailLength);
-    long footerAt = len - FooterLayout.FOOTER_BYTES;
-    Footer footer = FooterLayout.read(tail, tailLength - FooterLayout.FOOTER_BYTES, name, footerAt);
-    FileLayout.Version version =
-        new FileLayout.Version(footer.versionMajor(), footer.versionMinor());
-    if (!version.equals(headVersion)) {
-      throw new CorruptFileException(
-          name,
-          FileLayout.HEAD_VERSION_MAJOR,
-          "head says version " + headVersion + " but footer says " + version);
-    }
-    if (version.major() != FileLayout.VERSION_MAJOR
-        || version.minor() != FileLayout.VERSION_MINOR) {
-      throw new UnsupportedVersionException(
-          name, footerAt + FooterLayout.FOOTER_VERSION_MAJOR, version.major(), version.minor());
-    }
-    footer.checkPlacement(name, footerAt);
-    long schemaOffset = footer.schemaOffset();
-    long schemaLength = footer.schemaLength();
-    long directoryOffset = footer.directoryOffset();
-    int columnCount = footer.columnCount();
-    long rowCount = footer.rowCount();
-    ByteBuffer meta;
-    int metaBase;
-    if (schemaOffset >= tailOffset) {
-      meta = tail;
-      metaBase = (int) (schemaOffset - tailOffset);
-    } else {
-      meta = read(source, openStats, schemaOffset, footerAt - schemaOffset);
-      metaBase = 0;
-    }
-    int dirBase = metaBase + (int) schemaLength;
-    CRC32C crc = new CRC32C();
-    crc.update(meta.duplicate().position(metaBase).limit(dirBase));
-    if ((int) crc.getValue() != footer.schemaCrc()) {
-      throw new CorruptFileException(name, schemaOffset, "schema checksum mismatch");
-    }
-    int dirBytes = columnCount * DirectoryLayout.ENTRY_BYTES;
-    crc.reset();
-    crc.update(meta.duplicate().position(dirBase).limit(dirBase + dirBytes));
-    if ((int) crc.getValue() != footer.directoryCrc()) {
-      throw new CorruptFileException(name, directoryOffset, "column directory checksum mismatch");
-    }
-    RiffleSchema schema =
-        SchemaLayout.read(
-            new RecordInput(name).reset(meta, metaBase, (int) schemaLength, schemaOffset));
-    if (schema.columns().size() != columnCount) {
-      throw new CorruptFileException(
-          name,
-          directoryOffset,
-          "directory has " + columnCount + " columns, schema " + schema.columns().size());
-    }
-    DirectoryLayout.Entry[] directory = new DirectoryLayout.Entry[columnCount];
-    for (int c = 0; c < columnCount; c++) {
-      directory[c] =
-          DirectoryLayout.read(meta, dirBase, c, name, directoryOffset, schemaOffset, rowCount);
-    }
+    FileMetadata m = FileMetadata.read(source);
     return new FileReader(
-        source, ownsSource, allocator, len, rowCount, version, schema, directory, stats);
+        source,
+        ownsSource,
+        allocator,
+        m.length(),
+        m.rowCount(),
+        m.version(),
+        m.schema(),
+        m.directory(),
+        stats);
   }
 
-  private static ByteBuffer read(
-      RandomAccessSource source, ReadStats stats, long offset, long length) throws IOException {
+  static ByteBuffer read(RandomAccessSource source, ReadStats stats, long offset, long length)
+      throws IOException {
     if (length > Integer.MAX_VALUE - 64) {
       throw new CorruptFileException(
           source.name(), offset, "read of " + length + " bytes is too large");
@@ -230,7 +175,7 @@ public final class FileReader implements AutoCloseable {
     return b;
   }
 
-  private ByteBuffer read(long offset, long length) throws IOException {
+  ByteBuffer read(long offset, long length) throws IOException {
     return read(source, stats, offset, length);
   }
 
@@ -309,7 +254,7 @@ public final class FileReader implements AutoCloseable {
     return source;
   }
 
-  private ColumnReader column(int c) throws IOException {
+  ColumnReader column(int c) throws IOException {
     synchronized (columns) {
       if (columns[c] == null) {
         DirectoryLayout.Entry d = directory[c];
@@ -428,38 +373,9 @@ public final class FileReader implements AutoCloseable {
     boolean parallel = !batch && e.workersFor(reads) > 1;
     ByteBuffer area = ReadArena.get(plan.alignedBytes(), source.prefersDirectBuffers());
     if (parallel && area == null) {
-      return takeConcurrent(plan, e);
+      return ConcurrentTake.run(this, plan, e);
     }
-    ByteBuffer[] buffers = new ByteBuffer[reads];
-    if (batch) {
-      readBatch(plan, area, buffers);
-    } else if (parallel) {
-      // The reads run side by side into the caller's area, then the caller decodes as below: a
-      // cold take waits for the slowest read instead of the sum of them, and the rows still go
-      // straight into vectors sized from the bytes read (no per-thread batches to copy).
-      int[] at = new int[reads];
-      long pos = 0;
-      for (int r = 0; r < reads; r++) {
-        at[r] = (int) pos;
-        pos += ReadArena.align(plan.readLength[r]);
-      }
-      ByteBuffer into = area;
-      e.run(
-          reads,
-          (r, w) ->
-              buffers[r] = readInto(into, at[r], plan.readOffset[r], (int) plan.readLength[r]));
-    } else {
-      int pos = 0;
-      for (int r = 0; r < reads; r++) {
-        long len = plan.readLength[r];
-        if (area != null) {
-          buffers[r] = readInto(area, pos, plan.readOffset[r], (int) len);
-          pos += ReadArena.align(len);
-        } else {
-          buffers[r] = read(plan.readOffset[r], len);
-        }
-      }
-    }
+    ByteBuffer[] buffers = planReads.read(plan, area, e, batch, parallel);
     int n = plan.rows.length;
     ColumnReader[] readers = new ColumnReader[plan.columns.length];
     VectorSizes[] sizes = new VectorSizes[plan.columns.length];
@@ -495,148 +411,6 @@ public final class FileReader implements AutoCloseable {
     }
   }
 
-  /**
-   * Reads all of a plan's ranges with one {@link RandomAccessSource#readRanges} call: into {@code
-   * area} when there is one (as the one-by-one path does), else into a buffer per read.
-   */
-  private void readBatch(TakePlan plan, ByteBuffer area, ByteBuffer[] buffers) throws IOException {
-    int reads = plan.reads();
-    List<RandomAccessSource.Range> ranges = new ArrayList<>(reads);
-    int pos = 0;
-    for (int r = 0; r < reads; r++) {
-      long len = plan.readLength[r];
-      if (area != null) {
-        buffers[r] = area.slice(pos, (int) len);
-        pos += ReadArena.align(len);
-      } else {
-        if (len > Integer.MAX_VALUE - 64) {
-          throw new CorruptFileException(
-              resource, plan.readOffset[r], "read of " + len + " bytes is too large");
-        }
-        buffers[r] = ByteBuffer.allocate((int) len);
-      }
-      ranges.add(new RandomAccessSource.Range(plan.readOffset[r], buffers[r]));
-    }
-    try {
-      source.readRanges(ranges);
-    } catch (EOFException e) {
-      throw new CorruptFileException(
-          resource,
-          plan.readOffset[0],
-          "file ends inside one of "
-              + reads
-              + " reads between offsets "
-              + plan.readOffset[0]
-              + " and "
-              + (plan.readOffset[reads - 1] + plan.readLength[reads - 1]),
-          e);
-    }
-    for (int r = 0; r < reads; r++) {
-      stats.read(plan.readOffset[r], plan.readLength[r]);
-      buffers[r].flip();
-      buffers[r].order(ByteOrder.LITTLE_ENDIAN);
-    }
-  }
-
-  /** Reads {@code length} bytes at file {@code offset} into {@code area[pos, pos + length)}. */
-  private ByteBuffer readInto(ByteBuffer area, int pos, long offset, int length)
-      throws IOException {
-    ByteBuffer b = area.slice(pos, length).order(ByteOrder.LITTLE_ENDIAN);
-    try {
-      source.readFully(offset, b);
-    } catch (EOFException e) {
-      throw new CorruptFileException(
-          resource, offset, "file ends inside a read of " + length + " bytes", e);
-    }
-    stats.read(offset, length);
-    b.flip();
-    return b;
-  }
-
-  /**
-   * Runs the plan's reads on a concurrent engine. Each worker decodes the rows of the reads it did
-   * into its own scratch batch (rows of one column arrive there in increasing position, as Arrow's
-   * variable-width and list vectors need); the caller then copies them into the result in the
-   * requested order.
-   */
-  private VectorSchemaRoot takeConcurrent(TakePlan plan, IoEngine e) throws IOException {
-    int reads = plan.reads();
-    int n = plan.rows.length;
-    int cols = plan.columns.length;
-    int workers = e.workersFor(reads);
-    ColumnReader[] readers = new ColumnReader[cols];
-    for (int c = 0; c < cols; c++) {
-      readers[c] = column(plan.columns[c]);
-    }
-    boolean direct = source.prefersDirectBuffers();
-    VectorSchemaRoot[] scratch = new VectorSchemaRoot[workers];
-    Target[][] targets = new Target[workers][];
-    int[][] counts = new int[workers][cols];
-    int[] workerOf = new int[cols * n];
-    int[] localOf = new int[cols * n];
-    int capacity = Math.max(1, (int) Math.min(n, 2L * n / workers + 8));
-    try {
-      e.run(
-          reads,
-          (r, w) -> {
-            if (scratch[w] == null) {
-              scratch[w] = newRoot(plan.fields, capacity);
-              targets[w] = new Target[cols];
-              for (int c = 0; c < cols; c++) {
-                targets[w][c] = target(readers[c].spec, scratch[w]);
-              }
-            }
-            long len = plan.readLength[r];
-            ByteBuffer area = ReadArena.get(len, direct);
-            ByteBuffer buf =
-                area != null
-                    ? readInto(area, 0, plan.readOffset[r], (int) len)
-                    : read(plan.readOffset[r], len);
-            int[] count = counts[w];
-            for (int k = plan.readSlotStart[r]; k < plan.readSlotStart[r + 1]; k++) {
-              int slot = plan.readSlots[k];
-              int c = slot / n;
-              int i = slot - c * n;
-              int local = count[c]++;
-              readers[c].decodeRow(plan.rows[i], buf, plan.readOffset[r], targets[w][c], local);
-              workerOf[slot] = w;
-              localOf[slot] = local;
-            }
-          });
-      VectorSchemaRoot root = newRoot(plan.fields, n);
-      try {
-        FieldVector[] from = new FieldVector[workers];
-        for (String name : plan.fields) {
-          int c = Arrays.binarySearch(plan.columns, schema.columnOf(schema.fieldIndex(name)));
-          for (int w = 0; w < workers; w++) {
-            from[w] = scratch[w] == null ? null : scratch[w].getVector(name);
-            if (from[w] != null) {
-              from[w].setValueCount(counts[w][c]);
-            }
-          }
-          FieldVector to = root.getVector(name);
-          int base = c * n;
-          for (int i = 0; i < n; i++) {
-            RowCopy.copy(from[workerOf[base + i]], localOf[base + i], to, i);
-          }
-        }
-        root.setRowCount(n);
-        checkDictionaryIndices(root);
-        stats.decoded((long) n * plan.fields.size());
-        return root;
-      } catch (IOException | RuntimeException ex) {
-        root.close();
-        throw ex;
-      }
-    } finally {
-      for (VectorSchemaRoot v : scratch) {
-        if (v != null) {
-          v.close();
-        }
-      }
-    }
-  }
-
   /** Sizes a result vector before it is allocated, from measured rows. */
   interface Sizing {
     /**
@@ -662,7 +436,7 @@ public final class FileReader implements AutoCloseable {
     };
   }
 
-  private VectorSchemaRoot newRoot(List<String> fields, int capacity) {
+  VectorSchemaRoot newRoot(List<String> fields, int capacity) {
     return newRoot(fields, capacity, null);
   }
 
@@ -703,7 +477,7 @@ public final class FileReader implements AutoCloseable {
   /** Upper bound of bytes pre-allocated per field for one batch. */
   static final long PRESIZE_BYTES = 64L << 20;
 
-  private Target target(ColumnSpec spec, VectorSchemaRoot root) {
+  Target target(ColumnSpec spec, VectorSchemaRoot root) {
     if (!spec.group()) {
       return new Target(root.getVector(schema.fields().get(spec.fields().get(0)).getName()), null);
     }
@@ -714,7 +488,7 @@ public final class FileReader implements AutoCloseable {
     return new Target(null, vs);
   }
 
-  private void checkDictionaryIndices(VectorSchemaRoot root) throws IOException {
+  void checkDictionaryIndices(VectorSchemaRoot root) throws IOException {
     for (FieldVector v : root.getFieldVectors()) {
       if (v.getField().getDictionary() == null) {
         continue;

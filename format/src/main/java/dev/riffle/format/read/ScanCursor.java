@@ -1,22 +1,12 @@
 package dev.riffle.format.read;
 
-import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.encoding.VectorSizes;
-import dev.riffle.format.io.RandomAccessSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32C;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -49,17 +39,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 public final class ScanCursor implements AutoCloseable {
   /**
-   * Reads made ahead per wide column by default (system property {@code riffle.scan.aheadReads});
-   * other columns read {@value #DEFAULT_AHEAD_PAGES} pages ahead, one per read.
+   * Reads made ahead per wide column by default ({@link #readAhead} sets them per cursor); other
+   * columns read {@value #DEFAULT_AHEAD_PAGES} pages ahead, one per read.
    */
   public static final int DEFAULT_AHEAD_READS = 2;
 
   /**
-   * Bytes read at once at most by default (system property {@code riffle.scan.readBytes}): two
-   * pages of the writer's default ~1 MiB per read, two reads ahead. Warm scans slow down as more
-   * bytes are in flight (most likely the pages no longer stay in the shared L3 cache between the
-   * read and the decode), while cold scans through the page cache gain little from reads above a
-   * few pages: the kernel's read-ahead already sends the disk multi-MiB requests (measured in
+   * Bytes read at once at most by default ({@link #readAhead} sets them per cursor): two pages of
+   * the writer's default ~1 MiB per read, two reads ahead. Warm scans slow down as more bytes are
+   * in flight (most likely the pages no longer stay in the shared L3 cache between the read and the
+   * decode), while cold scans through the page cache gain little from reads above a few pages: the
+   * kernel's read-ahead already sends the disk multi-MiB requests (measured in
    * benchmarks/RESULTS.md, "Scan read policies").
    */
   public static final long DEFAULT_READ_BYTES = 3L << 20;
@@ -82,20 +72,12 @@ public final class ScanCursor implements AutoCloseable {
   /** Pages read ahead, one per read, by columns that do not read several pages at once. */
   public static final int DEFAULT_AHEAD_PAGES = 4;
 
-  private static final int AHEAD_READS =
-      Integer.getInteger("riffle.scan.aheadReads", DEFAULT_AHEAD_READS);
-  private static final long READ_BYTES = Long.getLong("riffle.scan.readBytes", DEFAULT_READ_BYTES);
-
   /**
    * Bytes a cursor's reads (those in use and those ahead, all columns together) aim to stay within
-   * by default (system property {@code riffle.scan.memoryBytes}): a scan of many columns makes
-   * smaller reads, down to one page, rather than holding {@code (reads + 1) × readBytes} per
-   * column.
+   * by default: a scan of many columns makes smaller reads, down to one page, rather than holding
+   * {@code (reads + 1) × readBytes} per column.
    */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
-
-  private static final long MEMORY_BYTES =
-      Long.getLong("riffle.scan.memoryBytes", DEFAULT_MEMORY_BYTES);
 
   /** Largest read made into pooled buffers; larger ones get fresh heap buffers. */
   private static final long MAX_POOLED = 32L << 20;
@@ -111,7 +93,7 @@ public final class ScanCursor implements AutoCloseable {
   private final ByteBuffer[] pageBuffers;
 
   /** The read each column's loaded page lies in (null: read on its own, not pooled). */
-  private final Fetch[] current;
+  private final PageFetch[] current;
 
   /**
    * Read buffers free for the next reads. A read's buffer comes back here once the cursor has moved
@@ -130,17 +112,17 @@ public final class ScanCursor implements AutoCloseable {
    */
   private int pooledBytes;
 
-  private final ArrayDeque<Fetch>[] ahead;
+  private final ArrayDeque<PageFetch>[] ahead;
 
   /** Whether column c's reads may span several pages (else one page per read). */
   private final boolean[] coalesce;
 
-  private int aheadReads = AHEAD_READS;
+  private int aheadReads = DEFAULT_AHEAD_READS;
 
   /** Whether {@link #readAhead} set the reads of every column. */
   private boolean explicit;
 
-  private long readBytes = READ_BYTES;
+  private long readBytes = DEFAULT_READ_BYTES;
 
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
   private long readTarget;
@@ -157,7 +139,7 @@ public final class ScanCursor implements AutoCloseable {
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
-    this.current = new Fetch[columns.length];
+    this.current = new PageFetch[columns.length];
     this.direct = reader.source().prefersDirectBuffers();
     this.ahead = new ArrayDeque[columns.length];
     for (int c = 0; c < columns.length; c++) {
@@ -182,7 +164,9 @@ public final class ScanCursor implements AutoCloseable {
    */
   private int pooledBytes() {
     readTarget =
-        Math.min(readBytes, MEMORY_BYTES / ((long) Math.max(1, columns.length) * (aheadReads + 1)));
+        Math.min(
+            readBytes,
+            DEFAULT_MEMORY_BYTES / ((long) Math.max(1, columns.length) * (aheadReads + 1)));
     long most = 1;
     for (int c = 0; c < columns.length; c++) {
       PageInfo[] pages = columns[c].pages;
@@ -391,7 +375,7 @@ public final class ScanCursor implements AutoCloseable {
 
   private void dropAhead() {
     for (int c = 0; c < columns.length; c++) {
-      for (Fetch f : ahead[c]) {
+      for (PageFetch f : ahead[c]) {
         f.cancel();
       }
       ahead[c].clear();
@@ -404,16 +388,16 @@ public final class ScanCursor implements AutoCloseable {
    */
   private ByteBuffer load(int c, int p, List<ByteBuffer> retired) throws IOException {
     ColumnReader col = columns[c];
-    Fetch f = current[c];
+    PageFetch f = current[c];
     if (f == null || !f.covers(p)) {
       if (f != null && f.base != null) {
         retired.add(f.base);
       }
       current[c] = null;
       f = null;
-      ArrayDeque<Fetch> queue = ahead[c];
+      ArrayDeque<PageFetch> queue = ahead[c];
       while (!queue.isEmpty()) {
-        Fetch g = queue.pollFirst();
+        PageFetch g = queue.pollFirst();
         if (g.covers(p)) {
           f = g;
           break;
@@ -441,7 +425,7 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /** A read of page {@code first} of column {@code c} and of the pages that follow it closely. */
-  private Fetch fetch(int c, int first) {
+  private PageFetch fetch(int c, int first) {
     PageInfo[] pages = columns[c].pages;
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
@@ -455,7 +439,7 @@ public final class ScanCursor implements AutoCloseable {
       end = q.offset() + q.byteLength();
       last++;
     }
-    return new Fetch(
+    return new PageFetch(
         reader.source(), columns[c], first, last, start, end - start, buffer(end - start));
   }
 
@@ -464,198 +448,14 @@ public final class ScanCursor implements AutoCloseable {
       return;
     }
     ColumnReader col = columns[c];
-    ArrayDeque<Fetch> queue = ahead[c];
+    ArrayDeque<PageFetch> queue = ahead[c];
     int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
     int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
     while (queue.size() < depth && next < col.pages.length) {
-      Fetch f = fetch(c, next);
+      PageFetch f = fetch(c, next);
       queue.addLast(f);
-      Pool.submit(f);
+      ReadAheadPool.submit(f);
       next = f.last + 1;
-    }
-  }
-
-  /** The daemon threads that read ahead; never interrupted, idle ones exit. */
-  private static final class Pool {
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    private static final ThreadPoolExecutor EXECUTOR;
-
-    static {
-      int n = Math.max(4, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
-      EXECUTOR =
-          new ThreadPoolExecutor(
-              n,
-              n,
-              30,
-              TimeUnit.SECONDS,
-              new LinkedBlockingQueue<>(),
-              r -> {
-                Thread t = new Thread(r, "riffle-scan-ahead-" + THREADS.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-              });
-      EXECUTOR.allowCoreThreadTimeOut(true);
-    }
-
-    private Pool() {}
-
-    static void submit(Fetch f) {
-      try {
-        EXECUTOR.execute(f);
-      } catch (RejectedExecutionException e) {
-        // The consumer makes the read itself when it needs it.
-      }
-    }
-  }
-
-  /**
-   * One read of pages [first, last] of a column: made once, by a pool thread or by the consumer,
-   * whichever claims it first. The bytes are read and every page checksummed here; the counting
-   * happens in {@link #await}, in the consumer.
-   */
-  private static final class Fetch implements Runnable {
-    private static final int QUEUED = 0;
-    private static final int CLAIMED = 1;
-    private static final int CANCELLED = 2;
-
-    final RandomAccessSource source;
-    final ColumnReader col;
-    final int first;
-    final int last;
-    final long offset;
-    final long length;
-
-    /** The pooled buffer the pages are read into, or null for a fresh heap buffer. */
-    final ByteBuffer base;
-
-    private final AtomicInteger state = new AtomicInteger(QUEUED);
-    private final CountDownLatch done = new CountDownLatch(1);
-    // Written before done.countDown(), read after done.await().
-    private ByteBuffer bytes;
-    private boolean[] damaged;
-    private boolean read;
-    private Throwable failure;
-
-    Fetch(
-        RandomAccessSource source,
-        ColumnReader col,
-        int first,
-        int last,
-        long offset,
-        long length,
-        ByteBuffer base) {
-      this.source = source;
-      this.col = col;
-      this.first = first;
-      this.last = last;
-      this.offset = offset;
-      this.length = length;
-      this.base = base;
-    }
-
-    boolean covers(int page) {
-      return page >= first && page <= last;
-    }
-
-    @Override
-    public void run() {
-      if (state.compareAndSet(QUEUED, CLAIMED)) {
-        execute();
-      }
-    }
-
-    /** Withdraws the read if it has not started; a running read finishes and is dropped. */
-    void cancel() {
-      state.compareAndSet(QUEUED, CANCELLED);
-    }
-
-    private void execute() {
-      try {
-        bytes = readAndCheck();
-      } catch (Throwable t) {
-        failure = t;
-      } finally {
-        done.countDown();
-      }
-    }
-
-    /** Reads the pages and checks each one's checksum (a mismatch is reported by {@link #page}). */
-    private ByteBuffer readAndCheck() throws IOException {
-      if (length > Integer.MAX_VALUE - 64) {
-        throw new CorruptFileException(
-            source.name(), offset, "read of " + length + " bytes is too large");
-      }
-      ByteBuffer b =
-          base == null
-              ? ByteBuffer.allocate((int) length)
-              : base.duplicate().clear().limit((int) length).slice();
-      source.readFully(offset, b);
-      read = true;
-      b.flip();
-      damaged = new boolean[last - first + 1];
-      CRC32C crc = new CRC32C();
-      for (int p = first; p <= last; p++) {
-        PageInfo info = col.pages[p];
-        int at = (int) (info.offset() - offset);
-        crc.reset();
-        crc.update(b.duplicate().position(at).limit(at + (int) info.byteLength()));
-        damaged[p - first] = (int) crc.getValue() != info.crc32c();
-      }
-      return b;
-    }
-
-    /** Waits for the read, making it here if no pool thread has started it, and counts it. */
-    void await(ReadStats stats) {
-      if (state.compareAndSet(QUEUED, CLAIMED)) {
-        execute();
-      } else {
-        boolean interrupted = false;
-        while (true) {
-          try {
-            done.await();
-            break;
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      if (failure instanceof Error) {
-        throw (Error) failure;
-      }
-      if (read) {
-        stats.read(offset, length);
-        stats.round();
-      }
-    }
-
-    /**
-     * Page {@code p} (covered by this read) as a buffer of its own, or null if the read failed.
-     *
-     * @throws CorruptFileException if the page fails its checksum
-     */
-    ByteBuffer page(int p) throws CorruptFileException {
-      if (bytes == null) {
-        return null;
-      }
-      PageInfo info = col.pages[p];
-      if (damaged[p - first]) {
-        throw new CorruptFileException(
-            source.name(),
-            info.offset(),
-            "page " + p + " of column '" + col.spec.name() + "' fails its checksum");
-      }
-      // A new buffer instance per page, even in a pooled buffer: the per-thread memo of the last
-      // checked sector (ColumnReader) matches buffer instances, never stale bytes.
-      int at = (int) (info.offset() - offset);
-      return bytes
-          .duplicate()
-          .position(at)
-          .limit(at + (int) info.byteLength())
-          .slice()
-          .order(ByteOrder.LITTLE_ENDIAN);
     }
   }
 }
