@@ -39,12 +39,12 @@ import picocli.CommandLine.Option;
  *     dev.riffle.bench.Compare [--dir /tmp/riffle-bench] [--out /tmp/riffle-results]
  *     [--types u64,str16,...,sparse,vectors] [--narrow-rows 10000000] [--wide-mib 256] [--rows TYPE=N,...]
  *     [--concurrency 1,16] [--take 256] [--seconds 2] [--cache cold,warm] [--no-fio] [--seed 1]
- *     [--name compare-DATE] [--split-floats] [--pack-lists]
+ *     [--name compare-DATE] [--split-floats] [--list-sectors]
  * </pre>
  *
- * {@code --split-floats} and {@code --pack-lists} write the Riffle files with split float records
- * and LISTS sectors (format 1.2, writer options {@code splitFloats}, {@code packLists}); otherwise
- * they use the writer's defaults.
+ * {@code --split-floats} and {@code --list-sectors} write the Riffle files with split float records
+ * and LISTS sectors (writer options {@code splitFloats}, {@code listSectors}); otherwise they use
+ * the writer's defaults.
  */
 @Command(
     name = "Compare",
@@ -148,9 +148,9 @@ public final class Compare implements Callable<Integer> {
   boolean splitFloats;
 
   @Option(
-      names = "--pack-lists",
-      description = "Write Riffle with LISTS sectors (writer option packLists).")
-  boolean packLists;
+      names = "--list-sectors",
+      description = "Write Riffle with LISTS sectors (writer option listSectors).")
+  boolean listSectors;
 
   @Option(
       names = "--seed",
@@ -188,11 +188,11 @@ public final class Compare implements Callable<Integer> {
   }
 
   WriterOptions riffleOptions() {
-    // A flag turns an option on; without it the writer's default holds (packLists is on by
+    // A flag turns an option on; without it the writer's default holds (listSectors is on by
     // default since 1.2, and passing `false` here wrote list_u64 without LISTS sectors).
     WriterOptions o = WriterOptions.defaults();
     o = splitFloats ? o.withSplitFloats(true) : o;
-    return packLists ? o.withPackLists(true) : o;
+    return listSectors ? o.withListSectors(true) : o;
   }
 
   long rows(String type) {
@@ -222,13 +222,13 @@ public final class Compare implements Callable<Integer> {
         long n = rows(type);
         rowCounts.put(type, n);
         long t0 = System.nanoTime();
-        DataSet.write(dir, type, n, seed, WRITE_FORMATS, riffleOptions(), allocator);
+        PeerFiles.write(dir, type, n, seed, WRITE_FORMATS, riffleOptions(), allocator);
         log(
             String.format(
                 "%s: %,d rows written in %.1f s", type, n, (System.nanoTime() - t0) / 1e9));
         Map<String, Long> sz = new LinkedHashMap<>();
         for (String f : WRITE_FORMATS) {
-          sz.put(f, Files.size(DataSet.file(dir, type, n, f)));
+          sz.put(f, Files.size(PeerFiles.file(dir, type, n, f)));
         }
         sizes.put(type, sz);
       }
@@ -250,16 +250,16 @@ public final class Compare implements Callable<Integer> {
       case "riffle":
         // The reader's default engine (FileReader.DEFAULT_READS_IN_FLIGHT reads in flight per
         // take).
-        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 0, false);
+        return new RifflePeer(type, PeerFiles.file(dir, type, n, "riffle"), allocator, 0, false);
       case "riffle-direct":
-        return new RifflePeer(type, DataSet.file(dir, type, n, "riffle"), allocator, 0, true);
+        return new RifflePeer(type, PeerFiles.file(dir, type, n, "riffle"), allocator, 0, true);
       case "riffle-engine":
         return new RifflePeer(
-            type, DataSet.file(dir, type, n, "riffle"), allocator, inFlight, false);
+            type, PeerFiles.file(dir, type, n, "riffle"), allocator, inFlight, false);
       case "arrow-ipc":
-        return new ArrowIpcPeer(type, DataSet.file(dir, type, n, "arrow-ipc"), allocator);
+        return new ArrowIpcPeer(type, PeerFiles.file(dir, type, n, "arrow-ipc"), allocator);
       default:
-        return new ParquetPeer(type, DataSet.file(dir, type, n, format), format);
+        return new ParquetPeer(type, PeerFiles.file(dir, type, n, format), format);
     }
   }
 
@@ -423,7 +423,7 @@ public final class Compare implements Callable<Integer> {
     Path target = null;
     long best = 0;
     for (String type : types) {
-      Path p = DataSet.file(dir, type, rowCounts.get(type), "riffle");
+      Path p = PeerFiles.file(dir, type, rowCounts.get(type), "riffle");
       if (Files.size(p) > best) {
         best = Files.size(p);
         target = p;

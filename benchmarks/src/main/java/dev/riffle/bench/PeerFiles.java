@@ -14,10 +14,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** Writes one {@link Types} type in every format from the same generated Arrow batches. */
-final class DataSet {
+final class PeerFiles {
   static final List<String> PARQUET_VARIANTS = List.of("parquet", "parquet-tuned", "parquet-zstd");
 
-  private DataSet() {}
+  private PeerFiles() {}
 
   static Path file(Path dir, String type, long rows, String format) {
     String ext =

@@ -32,13 +32,13 @@ class CompareTest {
         c.rowCounts.put(type, rows);
         // Split float records and LISTS sectors on, so that vec768, list_vec and list_u64 read
         // back from format 1.2 files.
-        DataSet.write(
+        PeerFiles.write(
             dir,
             type,
             rows,
             1,
             Compare.WRITE_FORMATS,
-            WriterOptions.defaults().withSplitFloats(true).withPackLists(true),
+            WriterOptions.defaults().withSplitFloats(true).withListSectors(true),
             allocator);
         long[] idx = new SplittableRandom(type.hashCode()).longs(64, 0, rows).toArray();
         idx[0] = 0;
@@ -70,7 +70,7 @@ class CompareTest {
           }
         }
         for (String f : List.of("parquet-zstd")) {
-          try (Peer p = new ParquetPeer(type, DataSet.file(dir, type, rows, f), f);
+          try (Peer p = new ParquetPeer(type, PeerFiles.file(dir, type, rows, f), f);
               Peer.Taker t = p.taker()) {
             assertThat(t.take(idx, true)).as(type + " " + f).containsExactly(expected);
           }

@@ -29,7 +29,7 @@ class RunnerOptionsTest {
     assertThat(c.caches).containsExactly("cold", "warm");
     assertThat(c.fio).isTrue();
     assertThat(c.splitFloats).isFalse();
-    assertThat(c.packLists).isFalse();
+    assertThat(c.listSectors).isFalse();
     assertThat(c.seed).isEqualTo(1);
     assertThat(c.name).isNull();
   }
@@ -63,7 +63,7 @@ class RunnerOptionsTest {
             "warm",
             "--no-fio",
             "--split-floats",
-            "--pack-lists",
+            "--list-sectors",
             "--seed",
             "3",
             "--name",
@@ -82,7 +82,7 @@ class RunnerOptionsTest {
     assertThat(c.caches).containsExactly("warm");
     assertThat(c.fio).isFalse();
     assertThat(c.splitFloats).isTrue();
-    assertThat(c.packLists).isTrue();
+    assertThat(c.listSectors).isTrue();
     assertThat(c.seed).isEqualTo(3);
     assertThat(c.name).isEqualTo("n");
   }

@@ -17,12 +17,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Replaces dictionary-encoded (categorical) fields by their values, for exports: the schema once,
  * then every batch. Parquet re-encodes them with its own dictionary pages.
  */
-final class Decoder {
+final class DictionaryDecoder {
   private final Schema source;
   private final Schema decoded;
   private final DictionaryProvider dictionaries;
 
-  Decoder(Schema source, DictionaryProvider dictionaries) {
+  DictionaryDecoder(Schema source, DictionaryProvider dictionaries) {
     this.source = source;
     this.dictionaries = dictionaries;
     List<Field> fields = new ArrayList<>();

@@ -50,7 +50,7 @@ public final class Exporter {
       java.util.function.LongConsumer progress)
       throws IOException {
     long start = System.nanoTime();
-    Decoder decoder = new Decoder(dataset.arrowSchema(), dictionaries(dataset));
+    DictionaryDecoder decoder = new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
     MessageType schema = ArrowToParquet.schema(decoder.schema());
     ArrowWriteSupport support = new ArrowWriteSupport(schema);
     long rows = 0;
@@ -91,7 +91,7 @@ public final class Exporter {
       java.util.function.LongConsumer progress)
       throws IOException {
     long start = System.nanoTime();
-    Decoder decoder = new Decoder(dataset.arrowSchema(), dictionaries(dataset));
+    DictionaryDecoder decoder = new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
     long rows = 0;
     try (out) {
       try (OutputStream os = out.stream();

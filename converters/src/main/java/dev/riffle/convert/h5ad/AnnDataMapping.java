@@ -25,7 +25,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * What an AnnData file holds and how it maps onto the dataset (see {@link H5adConverter}): the
  * per-cell columns and matrices in schema order, the side tables, uns and what was left out.
  */
-final class Layout implements AutoCloseable {
+final class AnnDataMapping implements AutoCloseable {
   /** A sparse matrix in the dataset: two list fields, {@code prefix + "indices"/"values"}. */
   record Matrix(String prefix, SparseRows rows, ArrowType valueType) {
     String indicesName() {
@@ -54,9 +54,9 @@ final class Layout implements AutoCloseable {
   String uns;
   final List<String> skipped = new ArrayList<>();
 
-  private Layout() {}
+  private AnnDataMapping() {}
 
-  static Layout read(
+  static AnnDataMapping read(
       String file,
       HdfFile h5,
       BufferAllocator allocator,
@@ -64,7 +64,7 @@ final class Layout implements AutoCloseable {
       Path tempDir,
       BufferMeter meter)
       throws IOException {
-    Layout l = new Layout();
+    AnnDataMapping l = new AnnDataMapping();
     try {
       l.load(file, h5, allocator, options, tempDir, meter);
       return l;

@@ -172,7 +172,8 @@ public final class H5adConverter {
     }
     Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
     List<String> sideTables = new ArrayList<>();
-    try (Layout layout = Layout.read(name, h5, allocator, options, tempDir, meter)) {
+    try (AnnDataMapping layout =
+        AnnDataMapping.read(name, h5, allocator, options, tempDir, meter)) {
       Map<String, String> metadata = new LinkedHashMap<>(options.dataset().metadata());
       metadata.put("anndata.shape", "[" + layout.rows + ", " + layout.vars + "]");
       metadata.put("anndata.X", layout.xEncoding);

@@ -15,7 +15,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * whichever comes first, but holds at least one row.
  */
 final class RowWriter {
-  private final Layout layout;
+  private final AnnDataMapping layout;
   private final BufferAllocator allocator;
   private final ConvertOptions options;
   private final BufferMeter meter;
@@ -23,7 +23,7 @@ final class RowWriter {
   private final int rowBytes;
 
   RowWriter(
-      Layout layout,
+      AnnDataMapping layout,
       BufferAllocator allocator,
       ConvertOptions options,
       BufferMeter meter,
@@ -51,8 +51,8 @@ final class RowWriter {
         bytes[i] = (long) i * rowBytes;
       }
       for (Object s : layout.slots) {
-        if (s instanceof Layout.Matrix) {
-          Layout.Matrix m = (Layout.Matrix) s;
+        if (s instanceof AnnDataMapping.Matrix) {
+          AnnDataMapping.Matrix m = (AnnDataMapping.Matrix) s;
           long[] ext = m.rows().extents(row, n);
           for (int i = 0; i <= n; i++) {
             bytes[i] += ext[i] * m.entryBytes();
@@ -76,7 +76,7 @@ final class RowWriter {
             ListVector values = (ListVector) root.getVector(f++);
             indices.allocateNew();
             values.allocateNew();
-            ((Layout.Matrix) s).rows().fill(indices, values, row, take);
+            ((AnnDataMapping.Matrix) s).rows().fill(indices, values, row, take);
           }
         }
         root.setRowCount(take);

@@ -75,7 +75,7 @@ public final class FileWriter implements AutoCloseable {
               options.zstdLevel(),
               options.sectorZstd(),
               options.splitRecords(),
-              options.packLists(),
+              options.listSectors(),
               options.packIntLists(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }

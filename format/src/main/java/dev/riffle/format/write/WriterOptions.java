@@ -20,7 +20,7 @@ import java.util.List;
  *     with a floating-point type below a list, fixed-size list, struct or map, or a column group
  *     with one) is marked version 1.2, which 1.1 readers refuse (default off: such rows are no
  *     longer a fixed number of bytes, and 1.1 readers cannot read the file)
- * @param packLists whether sectors of lists of fixed-width non-null items may use the LISTS codec
+ * @param listSectors whether sectors of lists of fixed-width non-null items may use the LISTS codec
  *     (format 1.2, FORMAT.md §5.1): a file with such a column is marked version 1.2, which 1.1
  *     readers refuse (default on)
  * @param packIntLists whether ZIP_VAR records holding lists of non-null integers may be stored
@@ -34,7 +34,7 @@ public record WriterOptions(
     int zstdLevel,
     boolean compressSectors,
     boolean splitFloats,
-    boolean packLists,
+    boolean listSectors,
     boolean packIntLists) {
   public static final int DEFAULT_PAGE_BYTES = 1 << 20;
   public static final int DEFAULT_ZSTD_LEVEL = 3;
@@ -91,32 +91,32 @@ public record WriterOptions(
 
   public WriterOptions withCompressSectors(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, on, splitFloats, packLists, packIntLists);
+        pageBytes, columnGroups, zstdLevel, on, splitFloats, listSectors, packIntLists);
   }
 
-  public WriterOptions withPackLists(boolean on) {
+  public WriterOptions withListSectors(boolean on) {
     return new WriterOptions(
         pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on, packIntLists);
   }
 
   public WriterOptions withSplitFloats(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, compressSectors, on, packLists, packIntLists);
+        pageBytes, columnGroups, zstdLevel, compressSectors, on, listSectors, packIntLists);
   }
 
   public WriterOptions withPackIntLists(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists, on);
+        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, listSectors, on);
   }
 
   public WriterOptions withPageBytes(int bytes) {
     return new WriterOptions(
-        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
   }
 
   public WriterOptions withColumnGroups(List<List<String>> groups) {
     return new WriterOptions(
-        pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
   }
 
   /** Adds one column group. */
@@ -124,11 +124,11 @@ public record WriterOptions(
     List<List<String>> groups = new ArrayList<>(columnGroups);
     groups.add(List.of(fields));
     return new WriterOptions(
-        pageBytes, groups, zstdLevel, compressSectors, splitFloats, packLists, packIntLists);
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
   }
 
   public WriterOptions withZstdLevel(int level) {
     return new WriterOptions(
-        pageBytes, columnGroups, level, compressSectors, splitFloats, packLists, packIntLists);
+        pageBytes, columnGroups, level, compressSectors, splitFloats, listSectors, packIntLists);
   }
 }

@@ -333,7 +333,7 @@ class CorruptionTest {
               .withPageBytes(pageBytes(c))
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
-              .withPackLists(c.name.equals("sectors_lists"))
+              .withListSectors(c.name.equals("sectors_lists"))
               .withPackIntLists(c.name.equals("zip_packed"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {

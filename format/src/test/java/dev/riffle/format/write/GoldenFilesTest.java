@@ -74,7 +74,7 @@ class GoldenFilesTest {
             .withPageBytes(4096)
             .withCompressSectors(false)
             .withSplitFloats(false)
-            .withPackLists(false)
+            .withListSectors(false)
             .withPackIntLists(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
@@ -253,7 +253,7 @@ class GoldenFilesTest {
                         TypeCase.notNull("item", new ArrowType.Int(16, true))))),
             400,
             0.1,
-            small.withPackLists(true)),
+            small.withListSectors(true)),
         // 1.3: packed records — a group of sorted int32 ids (150 to 850 per row, gaps 1 to 24)
         // and float32 values, and a nullable large list of sorted uint16 ids alone; ZIP_VAR pages
         // where every record is packed (control 0x09).

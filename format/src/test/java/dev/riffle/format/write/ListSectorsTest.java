@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class ListSectorsTest {
   // Packed records off, so that a file's version shows what LISTS sectors alone do.
   private static final WriterOptions LISTS =
-      WriterOptions.defaults().withPackLists(true).withPackIntLists(false);
+      WriterOptions.defaults().withListSectors(true).withPackIntLists(false);
 
   private final long seed = Seeds.seed();
   private BufferAllocator allocator;
@@ -111,7 +111,7 @@ class ListSectorsTest {
       WriterOptions o = LISTS.withPageBytes(4096 << r.nextInt(5)).withZstdLevel(r.nextInt(2) * 3);
       String what = where + " (round " + round + ", " + schema + ", " + rows + " rows)";
       byte[] lists = write(schema, rows, dataSeed, nullRate, o);
-      byte[] plain = write(schema, rows, dataSeed, nullRate, o.withPackLists(false));
+      byte[] plain = write(schema, rows, dataSeed, nullRate, o.withListSectors(false));
       try (FileReader a = open("lists.riffle", lists);
           FileReader b = open("plain.riffle", plain);
           VectorSchemaRoot source =
@@ -223,7 +223,7 @@ class ListSectorsTest {
     assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS));
     try (FileReader r = open("default.riffle", byDefault);
         FileReader off =
-            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withPackLists(false)))) {}
+            open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withListSectors(false)))) {}
     // Nullable items, variable-width items, maps: not LISTS columns; the file is as before.
     Schema others =
         new Schema(

@@ -42,7 +42,7 @@ class SplitRecordsTest {
   // LISTS sectors and packed records off, so that a file's version shows what split records alone
   // do.
   private static final WriterOptions SPLIT =
-      WriterOptions.defaults().withSplitFloats(true).withPackLists(false).withPackIntLists(false);
+      WriterOptions.defaults().withSplitFloats(true).withListSectors(false).withPackIntLists(false);
 
   private final long seed = Seeds.seed();
   private BufferAllocator allocator;
