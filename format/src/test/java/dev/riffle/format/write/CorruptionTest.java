@@ -93,9 +93,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * Any other exception, an {@link OutOfMemoryError}, a leaked Arrow buffer (checked after each
  * mutation, also after a failure in the middle of a take or scan), a hang, or a message without the
- * file name and offset fails the test, except for the reader bugs listed in {@link KnownBug}, which
- * are counted and printed (their inputs fail the {@code @Disabled} tests in {@link
- * ReaderFuzzTest}). Failing inputs are written to {@code target/corruption-failures/}, with the
+ * file name and offset fails the test; a reader bug found here gets a regression test in {@link
+ * ReaderFuzzTest}. Failing inputs are written to {@code target/corruption-failures/}, with the
  * undamaged file. Data and mutations are drawn from the test's seed ({@link SeedExtension}); each
  * test prints how many reads were rejected and how many read without error.
  */
@@ -657,10 +656,7 @@ class CorruptionTest {
       Failures failures,
       String pass) {
     String what = m.id + pass;
-    KnownBug known = KnownBug.match(t);
-    if (known != null) {
-      failures.tolerate(known, what);
-    } else if (t instanceof CorruptFileException) {
+    if (t instanceof CorruptFileException) {
       if (unchanged) {
         failures.add(what, b, "an unchanged file was rejected", t);
       } else {
@@ -745,24 +741,9 @@ class CorruptionTest {
 
     final TypeCase c;
     final Map<String, String> distinct = new LinkedHashMap<>();
-    final Map<KnownBug, Integer> tolerated = new java.util.EnumMap<>(KnownBug.class);
     int count;
     int corrupt;
     int readable;
-
-    synchronized void tolerate(KnownBug bug, String what) {
-      if (tolerated.merge(bug, 1, Integer::sum) == 1) {
-        System.out.println(
-            "TOLERATED known reader bug "
-                + bug
-                + " ("
-                + bug.description
-                + "): "
-                + c.name
-                + " "
-                + what);
-      }
-    }
 
     Failures(TypeCase c) {
       this.where = "file " + c.name;
@@ -806,8 +787,7 @@ class CorruptionTest {
           + corrupt
           + " reads rejected as corrupt, "
           + readable
-          + " read without error, known bugs tolerated: "
-          + tolerated;
+          + " read without error";
     }
 
     void assertNone() {
@@ -1262,44 +1242,6 @@ class CorruptionTest {
 
   // ---------------------------------------------------------------------------------------------
   // Helpers shared with ReaderFuzzTest
-
-  /**
-   * Reader bugs found by these tests and not fixed yet; each has a {@code @Disabled} regression
-   * test in {@link ReaderFuzzTest} that reads its input strictly. The randomized tests here and the
-   * fuzz test tolerate an exception that matches one (printing the first occurrence), so that the
-   * suite stays green and fuzzing looks for new bugs. {@code -Driffle.knownBugs=fail} tolerates
-   * none. Remove an entry when its bug is fixed.
-   */
-  enum KnownBug {
-    ;
-
-    final String description;
-    final List<String> exceptions;
-    final String frame;
-
-    KnownBug(String description, List<String> exceptions, String frame) {
-      this.description = description;
-      this.exceptions = exceptions;
-      this.frame = frame;
-    }
-
-    /** The known bug this throwable shows, or null. */
-    static KnownBug match(Throwable t) {
-      if (t == null || "fail".equals(System.getProperty("riffle.knownBugs"))) {
-        return null;
-      }
-      for (KnownBug b : values()) {
-        if (b.exceptions.contains(t.getClass().getName())) {
-          for (StackTraceElement e : t.getStackTrace()) {
-            if ((e.getClassName() + "." + e.getMethodName()).equals(b.frame)) {
-              return b;
-            }
-          }
-        }
-      }
-      return null;
-    }
-  }
 
   /** An immutable in-memory file. */
   static final class BytesSource implements RandomAccessSource {
