@@ -5,7 +5,7 @@
 # is not limited. `off` removes the cap. Needs root and tc (Debian: iproute2).
 #
 #   benchmarks/scripts/limit-rgw-link.sh 2gbit
-#   RIFFLE_BENCH=1 ... mvn ... -Dtest=StagingBenchmarkTest ...
+#   java ... -cp benchmarks/target/benchmarks.jar dev.riffle.bench.s3.StagingBenchmark ...
 #   benchmarks/scripts/limit-rgw-link.sh off
 set -euo pipefail
 RATE=${1:?usage: limit-rgw-link.sh RATE|off}

@@ -3,7 +3,8 @@ package dev.riffle.datagen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -15,13 +16,14 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The properties {@code cells} promises, on a random seed each run: they hold for every seed, with
  * margins far beyond the spread of 1,000 cells.
  */
+@ExtendWith(SeedExtension.class)
 class CellsDataTest {
-  private static final long SEED = Seeds.seed();
   private static final int ROWS = 1000;
 
   private BufferAllocator allocator;
@@ -37,11 +39,9 @@ class CellsDataTest {
   }
 
   @Test
-  void rowsLookLikeRawCountsOfTypedCellsSortedByPlate() {
-    String where = Seeds.reproduce("datagen", getClass(), "rowsLook*", SEED);
-    System.out.println(where);
+  void rowsLookLikeRawCountsOfTypedCellsSortedByPlate(@Seed long seed) {
     try (CellsData data = new CellsData(allocator, CellsData.DEFAULT_GENES);
-        VectorSchemaRoot r = Batches.all(data, allocator, ROWS, SEED)) {
+        VectorSchemaRoot r = Batches.all(data, allocator, ROWS, seed)) {
       int genes = data.genes();
       ListVector indices = (ListVector) r.getVector("indices");
       IntVector geneData = (IntVector) indices.getDataVector();
@@ -63,28 +63,23 @@ class CellsDataTest {
       for (int i = 0; i < ROWS; i++) {
         int start = indices.getElementStartIndex(i);
         int end = indices.getElementEndIndex(i);
-        assertThat(end).as(where + ": row %d is empty", i).isGreaterThan(start);
+        assertThat(end).as("row %d is empty", i).isGreaterThan(start);
         int t = (int) type.getValueAsLong(i);
-        assertThat(t).as(where).isBetween(0, types - 1);
-        assertThat(line.getValueAsLong(i)).as(where).isBetween(0L, CellsData.CELL_LINES - 1L);
+        assertThat(t).isBetween(0, types - 1);
+        assertThat(line.getValueAsLong(i)).isBetween(0L, CellsData.CELL_LINES - 1L);
         if (i > 0) {
-          assertThat(plate.getValueAsLong(i))
-              .as(where)
-              .isGreaterThanOrEqualTo(plate.getValueAsLong(i - 1));
+          assertThat(plate.getValueAsLong(i)).isGreaterThanOrEqualTo(plate.getValueAsLong(i - 1));
         }
         cellsOfType[t]++;
         double library = 0;
         for (int k = start; k < end; k++) {
           int g = geneData.get(k);
           float v = countData.get(k);
-          assertThat(g).as(where).isBetween(0, genes - 1);
+          assertThat(g).isBetween(0, genes - 1);
           if (k > start) {
-            assertThat(g).as(where + ": row %d not sorted", i).isGreaterThan(geneData.get(k - 1));
+            assertThat(g).as("row %d not sorted", i).isGreaterThan(geneData.get(k - 1));
           }
-          assertThat(v)
-              .as(where + ": a count")
-              .isGreaterThanOrEqualTo(1f)
-              .isEqualTo((float) Math.rint(v));
+          assertThat(v).as("a count").isGreaterThanOrEqualTo(1f).isEqualTo((float) Math.rint(v));
           cellsWithGene[g]++;
           sumOfType[t][g] += v;
           smallCounts += v <= 3 ? 1 : 0;
@@ -106,9 +101,9 @@ class CellsDataTest {
       System.out.println("counts 1..4: " + Arrays.toString(histogram));
       System.out.printf(
           "stored values a row %.0f, counts <= 3 %.3f, largest %.0f%n", perRow, small, largest);
-      assertThat(perRow).as(where).isBetween(1_200.0, 1_800.0);
-      assertThat(small).as(where).isGreaterThan(0.8);
-      assertThat(largest).as(where).isGreaterThan(50f);
+      assertThat(perRow).isBetween(1_200.0, 1_800.0);
+      assertThat(small).isGreaterThan(0.8);
+      assertThat(largest).isGreaterThan(50f);
 
       // Library sizes log-normal: log spread near 0.5, no skew to speak of.
       double mean = Arrays.stream(logLibrary).average().orElseThrow();
@@ -118,8 +113,8 @@ class CellsDataTest {
       double skew =
           Arrays.stream(logLibrary).map(x -> Math.pow((x - mean) / sd, 3)).average().orElseThrow();
       System.out.printf("log library mean %.2f sd %.3f skew %.3f%n", mean, sd, skew);
-      assertThat(sd).as(where).isBetween(0.4, 0.7);
-      assertThat(Math.abs(skew)).as(where).isLessThan(0.5);
+      assertThat(sd).isBetween(0.4, 0.7);
+      assertThat(Math.abs(skew)).isLessThan(0.5);
 
       // Heavy-tailed popularity: the top 1% of genes are in most cells, the median gene in few.
       int[] sorted = cellsWithGene.clone();
@@ -129,13 +124,13 @@ class CellsDataTest {
       double medianShare = sorted[genes / 2] / (double) ROWS;
       System.out.printf(
           "top 1%% genes in %.3f of cells, the median gene in %.3f%n", topShare, medianShare);
-      assertThat(topShare).as(where).isGreaterThan(0.5);
-      assertThat(medianShare).as(where).isLessThan(0.1);
-      assertThat(topShare).as(where).isGreaterThan(10 * medianShare);
+      assertThat(topShare).isGreaterThan(0.5);
+      assertThat(medianShare).isLessThan(0.1);
+      assertThat(topShare).isGreaterThan(10 * medianShare);
 
       // Each type's program genes: a higher mean count in cells of the type than in the others.
       for (int t = 0; t < types; t++) {
-        assertThat(cellsOfType[t]).as(where + ": cells of type %d", t).isGreaterThan(10);
+        assertThat(cellsOfType[t]).as("cells of type %d", t).isGreaterThan(10);
         double in = 0;
         double out = 0;
         for (int g : data.program(t)) {
@@ -148,7 +143,7 @@ class CellsDataTest {
         }
         System.out.printf(
             "type %d: %d cells, program mean %.2f in, %.2f out%n", t, cellsOfType[t], in, out);
-        assertThat(in).as(where + ": program of type %d", t).isGreaterThan(3 * out);
+        assertThat(in).as("program of type %d", t).isGreaterThan(3 * out);
       }
     }
   }

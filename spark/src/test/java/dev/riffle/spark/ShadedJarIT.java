@@ -136,7 +136,7 @@ class ShadedJarIT {
             ShadedJarMain.class.getName()));
     String s3a = s3aLocation();
     if (s3a != null) {
-      SparkS3Test.s3aSettings()
+      SparkS3IT.s3aSettings()
           .forEach((k, v) -> cmd.addAll(List.of("--conf", "spark.hadoop." + k + "=" + v)));
     }
     cmd.add(app.toString());
@@ -162,7 +162,7 @@ class ShadedJarIT {
     } finally {
       if (s3a != null) {
         Configuration conf = new Configuration();
-        SparkS3Test.s3aSettings().forEach(conf::set);
+        SparkS3IT.s3aSettings().forEach(conf::set);
         try (HadoopStorage s = new HadoopStorage(s3a, conf)) {
           s.fileSystem().delete(s.root(), true);
         }

@@ -9,7 +9,8 @@ import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.WriterOptions;
 import java.io.IOException;
@@ -40,6 +41,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
@@ -48,6 +50,7 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
  * missing files, and nothing published on any failure. Subclasses give the storage (local directory
  * here; Hadoop file:// and s3a:// in the s3 module).
  */
+@ExtendWith(SeedExtension.class)
 public abstract class DatasetContractTest {
   protected BufferAllocator allocator;
   protected long seed;
@@ -70,9 +73,9 @@ public abstract class DatasetContractTest {
   protected abstract Storage newStorage() throws IOException;
 
   @BeforeEach
-  void setUpAllocator() {
+  void setUpAllocator(@Seed long seed) {
     allocator = new RootAllocator();
-    seed = Seeds.seed();
+    this.seed = seed;
   }
 
   @AfterEach
@@ -81,10 +84,6 @@ public abstract class DatasetContractTest {
       c.close();
     }
     allocator.close();
-  }
-
-  String where(String method) {
-    return Seeds.reproduce("dataset", getClass(), method, seed);
   }
 
   /** Rows [first, first + n) of a deterministic table, and its dictionary. */
@@ -137,7 +136,7 @@ public abstract class DatasetContractTest {
   public void multiFileRoundTripAndGlobalTakes() throws Exception {
     Storage storage = newStorage();
     Manifest m = write(storage, false, 4, 700, 1);
-    assertThat(m.files().size()).as(where("multiFileRoundTripAndGlobalTakes")).isGreaterThan(2);
+    assertThat(m.files().size()).isGreaterThan(2);
     try (Dataset ds = Dataset.open(storage, allocator)) {
       assertThat(ds.totalRows()).isEqualTo(2800);
       assertThat(ds.version()).isEqualTo(1);
@@ -173,8 +172,7 @@ public abstract class DatasetContractTest {
                       new RangeEqualsVisitor(one.getVector(f), global.getVector(f))
                           .rangeEquals(new Range(0, i, 1)))
                   .as(
-                      where("multiFileRoundTripAndGlobalTakes")
-                          + " row "
+                      "row "
                           + rows[i]
                           + " field "
                           + f

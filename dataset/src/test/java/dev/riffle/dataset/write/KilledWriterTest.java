@@ -7,7 +7,8 @@ import dev.riffle.dataset.DatasetValidator;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * either the new version is complete and valid, or it does not exist; the old version always
  * validates, and gc removes whatever the dead writer left.
  */
+@ExtendWith(SeedExtension.class)
 class KilledWriterTest {
   static final Schema SCHEMA =
       new Schema(
@@ -56,11 +59,7 @@ class KilledWriterTest {
   }
 
   @Test
-  void killedWriterLeavesOldVersionsIntact() throws Exception {
-    long seed = Seeds.seed();
-    String where =
-        Seeds.reproduce(
-            "writer", KilledWriterTest.class, "killedWriterLeavesOldVersionsIntact", seed);
+  void killedWriterLeavesOldVersionsIntact(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     try (BufferAllocator a = new RootAllocator()) {
       for (int attempt = 0; attempt < 3; attempt++) {
@@ -95,19 +94,16 @@ class KilledWriterTest {
         } else {
           // A child that ended by itself must have published (not died of a classpath error).
           assertThat(p.exitValue())
-              .as(
-                  where
-                      + ": "
-                      + java.nio.file.Files.readString(dir.resolve("child" + attempt + ".log")))
+              .as(java.nio.file.Files.readString(dir.resolve("child" + attempt + ".log")))
               .isZero();
           assertThat(Dataset.versions(storage)).containsExactly(1L, 2L);
         }
         List<Long> versions = Dataset.versions(storage);
-        assertThat(versions).as(where + " attempt " + attempt).isSubsetOf(1L, 2L).contains(1L);
+        assertThat(versions).as("attempt " + attempt).isSubsetOf(1L, 2L).contains(1L);
         for (long v : versions) {
           DatasetValidator.Report report = DatasetValidator.validate(storage, v, true, a, null);
           assertThat(report.problems())
-              .as(where + " version " + v + " after a kill at " + killAfterMs + " ms")
+              .as("version " + v + " after a kill at " + killAfterMs + " ms")
               .isEmpty();
         }
         DatasetGc.collect(storage, false);

@@ -3,38 +3,20 @@ package dev.riffle.format.encoding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class BitPackingTest {
 
   private static final int[] SIZES = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 200, 1000};
-
-  @FunctionalInterface
-  private interface Body {
-    void run(SplittableRandom rnd) throws Exception;
-  }
-
-  /** Runs a randomized body, attaching the seed's reproduce line to any failure. */
-  private static void seeded(TestInfo info, Body body) {
-    long seed = Seeds.seed();
-    String method = info.getTestMethod().orElseThrow().getName();
-    try {
-      body.run(new SplittableRandom(seed));
-    } catch (Throwable t) {
-      throw new AssertionError(
-          (t instanceof AssertionError ? t.getMessage() : t.toString())
-              + "\n"
-              + Seeds.reproduce(BitPackingTest.class, method, seed),
-          t);
-    }
-  }
 
   @Test
   void packedBytesAndBitWidth() {
@@ -92,16 +74,13 @@ class BitPackingTest {
   }
 
   @Test
-  void randomRoundTripsAllWidths(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          for (int w = 0; w <= 64; w++) {
-            for (int n : SIZES) {
-              roundTrip(rnd, n, w);
-            }
-          }
-        });
+  void randomRoundTripsAllWidths(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int w = 0; w <= 64; w++) {
+      for (int n : SIZES) {
+        roundTrip(rnd, n, w);
+      }
+    }
   }
 
   private static void roundTrip(SplittableRandom rnd, int n, int w) {

@@ -6,14 +6,16 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.riffle.format.CorruptFileException;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class EliasFanoTest {
 
   private static final int[] SIZES = {
@@ -21,26 +23,6 @@ class EliasFanoTest {
   };
 
   private static final String RESOURCE = "index.riffle";
-
-  @FunctionalInterface
-  private interface Body {
-    void run(SplittableRandom rnd) throws Exception;
-  }
-
-  /** Runs a randomized body, attaching the seed's reproduce line to any failure. */
-  private static void seeded(TestInfo info, Body body) {
-    long seed = Seeds.seed();
-    String method = info.getTestMethod().orElseThrow().getName();
-    try {
-      body.run(new SplittableRandom(seed));
-    } catch (Throwable t) {
-      throw new AssertionError(
-          (t instanceof AssertionError ? t.getMessage() : t.toString())
-              + "\n"
-              + Seeds.reproduce(EliasFanoTest.class, method, seed),
-          t);
-    }
-  }
 
   /** Value distributions; each produces a non-decreasing, non-negative sequence. */
   private enum Distribution {
@@ -87,48 +69,42 @@ class EliasFanoTest {
   }
 
   @Test
-  void roundTripsAllSizesAndDistributions(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          for (Distribution d : Distribution.values()) {
-            for (int n : SIZES) {
-              long[] values = d.generate(rnd, n);
-              // Trailing garbage beyond count must be ignored.
-              long[] array = Arrays.copyOf(values, n + rnd.nextInt(3));
-              Arrays.fill(array, n, array.length, -7);
-              EliasFano ef = EliasFano.of(array, n);
-              String what = d + " n=" + n;
-              checkAgainst(values, ef, rnd, what);
-              EliasFano back = serializedRoundTrip(ef, rnd, what);
-              checkAgainst(values, back, rnd, what + " (deserialized)");
-              assertThat(back.ramBytes()).as(what).isEqualTo(ef.ramBytes());
-            }
-          }
-        });
+  void roundTripsAllSizesAndDistributions(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (Distribution d : Distribution.values()) {
+      for (int n : SIZES) {
+        long[] values = d.generate(rnd, n);
+        // Trailing garbage beyond count must be ignored.
+        long[] array = Arrays.copyOf(values, n + rnd.nextInt(3));
+        Arrays.fill(array, n, array.length, -7);
+        EliasFano ef = EliasFano.of(array, n);
+        String what = d + " n=" + n;
+        checkAgainst(values, ef, rnd, what);
+        EliasFano back = serializedRoundTrip(ef, rnd, what);
+        checkAgainst(values, back, rnd, what + " (deserialized)");
+        assertThat(back.ramBytes()).as(what).isEqualTo(ef.ramBytes());
+      }
+    }
   }
 
   @Test
-  void extremeValues(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          long[][] cases = {
-            {Long.MAX_VALUE},
-            {0, Long.MAX_VALUE},
-            {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE},
-            {0, 0, 1L << 62, Long.MAX_VALUE - 1, Long.MAX_VALUE},
-            {1L << 40},
-            {0},
-            {5, 5},
-          };
-          for (long[] values : cases) {
-            EliasFano ef = EliasFano.of(values, values.length);
-            String what = Arrays.toString(values);
-            checkAgainst(values, ef, rnd, what);
-            checkAgainst(values, serializedRoundTrip(ef, rnd, what), rnd, what);
-          }
-        });
+  void extremeValues(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    long[][] cases = {
+      {Long.MAX_VALUE},
+      {0, Long.MAX_VALUE},
+      {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE},
+      {0, 0, 1L << 62, Long.MAX_VALUE - 1, Long.MAX_VALUE},
+      {1L << 40},
+      {0},
+      {5, 5},
+    };
+    for (long[] values : cases) {
+      EliasFano ef = EliasFano.of(values, values.length);
+      String what = Arrays.toString(values);
+      checkAgainst(values, ef, rnd, what);
+      checkAgainst(values, serializedRoundTrip(ef, rnd, what), rnd, what);
+    }
   }
 
   @Test
@@ -208,117 +184,105 @@ class EliasFanoTest {
   }
 
   @Test
-  void ramBytesIsSmall(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          int n = 100_000;
-          long[] values = new long[n];
-          long x = 0;
-          for (int i = 0; i < n; i++) {
-            x += rnd.nextInt(8192); // average gap 4096
-            values[i] = x;
-          }
-          EliasFano ef = EliasFano.of(values, n);
-          // About 2 + log2(4096) bits per value, with 20% slack for samples and rounding.
-          long budget = (long) (n * (2 + 14) / 8 * 1.2);
-          assertThat(ef.ramBytes()).as("ramBytes for %d values", n).isLessThan(budget);
-          assertThat(ef.ramBytes()).isGreaterThanOrEqualTo(ef.serializedBytes() - 16L);
-          checkAgainst(values, ef, rnd, "100k avg gap 4096");
-        });
+  void ramBytesIsSmall(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int n = 100_000;
+    long[] values = new long[n];
+    long x = 0;
+    for (int i = 0; i < n; i++) {
+      x += rnd.nextInt(8192); // average gap 4096
+      values[i] = x;
+    }
+    EliasFano ef = EliasFano.of(values, n);
+    // About 2 + log2(4096) bits per value, with 20% slack for samples and rounding.
+    long budget = (long) (n * (2 + 14) / 8 * 1.2);
+    assertThat(ef.ramBytes()).as("ramBytes for %d values", n).isLessThan(budget);
+    assertThat(ef.ramBytes()).isGreaterThanOrEqualTo(ef.serializedBytes() - 16L);
+    checkAgainst(values, ef, rnd, "100k avg gap 4096");
   }
 
   @Test
-  void truncatedFormsAreAlwaysRejected(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          for (int t = 0; t < 40; t++) {
-            byte[] form = randomForm(rnd, rnd.nextInt(0, 300));
-            for (int len = 0; len < form.length; len++) {
-              int pre = rnd.nextInt(0, 9);
-              ByteBuffer buf = ByteBuffer.allocate(pre + len).order(ByteOrder.LITTLE_ENDIAN);
-              buf.position(pre);
-              buf.put(form, 0, len).position(pre);
-              long fileOffset = rnd.nextLong(1L << 40);
-              try {
-                EliasFano.read(buf, RESOURCE, fileOffset);
-                fail("truncation to %d of %d bytes was accepted", len, form.length);
-              } catch (CorruptFileException e) {
-                assertThat(e.resource()).isEqualTo(RESOURCE);
-                assertThat(e.getMessage()).contains(RESOURCE);
-                assertThat(e.offset()).isBetween(fileOffset, fileOffset + len);
-                assertThat(buf.position()).as("position after failed read").isEqualTo(pre);
-              } catch (Throwable e) {
-                throw new AssertionError(
-                    "truncation to " + len + " of " + form.length + " bytes threw " + e, e);
-              }
-            }
-          }
-        });
+  void truncatedFormsAreAlwaysRejected(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int t = 0; t < 40; t++) {
+      byte[] form = randomForm(rnd, rnd.nextInt(0, 300));
+      for (int len = 0; len < form.length; len++) {
+        int pre = rnd.nextInt(0, 9);
+        ByteBuffer buf = ByteBuffer.allocate(pre + len).order(ByteOrder.LITTLE_ENDIAN);
+        buf.position(pre);
+        buf.put(form, 0, len).position(pre);
+        long fileOffset = rnd.nextLong(1L << 40);
+        try {
+          EliasFano.read(buf, RESOURCE, fileOffset);
+          fail("truncation to %d of %d bytes was accepted", len, form.length);
+        } catch (CorruptFileException e) {
+          assertThat(e.resource()).isEqualTo(RESOURCE);
+          assertThat(e.getMessage()).contains(RESOURCE);
+          assertThat(e.offset()).isBetween(fileOffset, fileOffset + len);
+          assertThat(buf.position()).as("position after failed read").isEqualTo(pre);
+        } catch (Throwable e) {
+          throw new AssertionError(
+              "truncation to " + len + " of " + form.length + " bytes threw " + e, e);
+        }
+      }
+    }
   }
 
   @Test
-  void corruptedFormsThrowOnlyCorruptFileException(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          int rejected = 0;
-          for (int t = 0; t < 4000; t++) {
-            byte[] form = randomForm(rnd, rnd.nextInt(0, 700));
-            int flips = rnd.nextInt(1, 5);
-            for (int f = 0; f < flips; f++) {
-              // A third of the flips hit the header, where the lengths live.
-              int at = rnd.nextInt(3) == 0 ? rnd.nextInt(16) : rnd.nextInt(form.length);
-              form[at] ^= (byte) (rnd.nextBoolean() ? 1 << rnd.nextInt(8) : rnd.nextInt(1, 256));
-            }
-            if (!readAndExercise(rnd, form)) {
-              rejected++;
-            }
-          }
-          assertThat(rejected).as("corruptions detected").isGreaterThan(1000);
-        });
+  void corruptedFormsThrowOnlyCorruptFileException(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int rejected = 0;
+    for (int t = 0; t < 4000; t++) {
+      byte[] form = randomForm(rnd, rnd.nextInt(0, 700));
+      int flips = rnd.nextInt(1, 5);
+      for (int f = 0; f < flips; f++) {
+        // A third of the flips hit the header, where the lengths live.
+        int at = rnd.nextInt(3) == 0 ? rnd.nextInt(16) : rnd.nextInt(form.length);
+        form[at] ^= (byte) (rnd.nextBoolean() ? 1 << rnd.nextInt(8) : rnd.nextInt(1, 256));
+      }
+      if (!readAndExercise(rnd, form)) {
+        rejected++;
+      }
+    }
+    assertThat(rejected).as("corruptions detected").isGreaterThan(1000);
   }
 
   @Test
-  void garbageThrowsOnlyCorruptFileException(TestInfo info) {
-    seeded(
-        info,
-        rnd -> {
-          for (int t = 0; t < 4000; t++) {
-            byte[] bytes;
-            if (rnd.nextBoolean()) {
-              bytes = new byte[rnd.nextInt(0, 200)];
-              rnd.nextBytes(bytes);
-            } else {
-              // A consistent header over random words, so that the body checks are reached.
-              int n = rnd.nextInt(0, 40);
-              long universe = n == 0 ? 0 : rnd.nextLong(0, 1L << rnd.nextInt(1, 63));
-              int l = canonicalLowBits(n, universe);
-              long words = ((long) n * l + 63) / 64 + (n + (universe >>> l) + 1 + 63) / 64;
-              bytes = new byte[(int) (16 + 8 * words)];
-              ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-              for (int k = 16; k < bytes.length; k += 8) {
-                // Sparse words give popcounts near n, so later checks get exercised too.
-                b.putLong(k, rnd.nextLong() & rnd.nextLong() & rnd.nextLong());
-              }
-              b.putInt(0, n).put(4, (byte) l).putLong(8, universe);
-            }
-            readAndExercise(rnd, bytes);
-          }
-          // Extremes of every header field over an empty body.
-          int[] counts = {0, 1, 2, Integer.MAX_VALUE, -1, Integer.MIN_VALUE};
-          long[] universes = {0, 1, 1L << 40, Long.MAX_VALUE, -1, Long.MIN_VALUE};
-          for (int n : counts) {
-            for (long u : universes) {
-              for (int l : new int[] {0, 1, 31, 62, 63, 64, 255}) {
-                ByteBuffer b = ByteBuffer.allocate(16 + 8 * rnd.nextInt(4));
-                b.order(ByteOrder.LITTLE_ENDIAN).putInt(0, n).put(4, (byte) l).putLong(8, u);
-                readAndExercise(rnd, b.array());
-              }
-            }
-          }
-        });
+  void garbageThrowsOnlyCorruptFileException(@Seed long seed) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int t = 0; t < 4000; t++) {
+      byte[] bytes;
+      if (rnd.nextBoolean()) {
+        bytes = new byte[rnd.nextInt(0, 200)];
+        rnd.nextBytes(bytes);
+      } else {
+        // A consistent header over random words, so that the body checks are reached.
+        int n = rnd.nextInt(0, 40);
+        long universe = n == 0 ? 0 : rnd.nextLong(0, 1L << rnd.nextInt(1, 63));
+        int l = canonicalLowBits(n, universe);
+        long words = ((long) n * l + 63) / 64 + (n + (universe >>> l) + 1 + 63) / 64;
+        bytes = new byte[(int) (16 + 8 * words)];
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (int k = 16; k < bytes.length; k += 8) {
+          // Sparse words give popcounts near n, so later checks get exercised too.
+          b.putLong(k, rnd.nextLong() & rnd.nextLong() & rnd.nextLong());
+        }
+        b.putInt(0, n).put(4, (byte) l).putLong(8, universe);
+      }
+      readAndExercise(rnd, bytes);
+    }
+    // Extremes of every header field over an empty body.
+    int[] counts = {0, 1, 2, Integer.MAX_VALUE, -1, Integer.MIN_VALUE};
+    long[] universes = {0, 1, 1L << 40, Long.MAX_VALUE, -1, Long.MIN_VALUE};
+    for (int n : counts) {
+      for (long u : universes) {
+        for (int l : new int[] {0, 1, 31, 62, 63, 64, 255}) {
+          ByteBuffer b = ByteBuffer.allocate(16 + 8 * rnd.nextInt(4));
+          b.order(ByteOrder.LITTLE_ENDIAN).putInt(0, n).put(4, (byte) l).putLong(8, u);
+          readAndExercise(rnd, b.array());
+        }
+      }
+    }
   }
 
   @Test

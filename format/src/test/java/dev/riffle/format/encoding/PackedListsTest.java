@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.RecordInput;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -16,17 +17,17 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The packed form of {@link PackedLists} in isolation: every item width, bit widths 0 to 64, lists
  * that end flush with the buffer (the tail path) or not, in heap and direct buffers.
  */
+@ExtendWith(SeedExtension.class)
 class PackedListsTest {
-  private final long seed = Seeds.seed();
 
   @Test
-  void packThenDecodeRestoresEveryItem() throws Exception {
-    String where = Seeds.reproduce(PackedListsTest.class, "packThenDecodeRestoresEveryItem", seed);
+  void packThenDecodeRestoresEveryItem(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     try (BufferAllocator a = new RootAllocator()) {
       for (int round = 0; round < 400; round++) {
@@ -46,7 +47,7 @@ class PackedListsTest {
         }
         ByteSink packed = new ByteSink();
         PackedLists.pack(plain, 0, n, width, signed, packed);
-        String what = where + " (round " + round + ", width " + width + ", n " + n + ")";
+        String what = "round " + round + ", width " + width + ", n " + n;
         for (boolean direct : new boolean[] {false, true}) {
           for (int slack : new int[] {0, 1, 9}) {
             ByteBuffer buf =

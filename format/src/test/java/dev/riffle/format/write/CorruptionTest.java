@@ -20,7 +20,8 @@ import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -64,6 +65,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -91,12 +93,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * Any other exception, an {@link OutOfMemoryError}, a leaked Arrow buffer (checked after each
  * mutation, also after a failure in the middle of a take or scan), a hang, or a message without the
- * file name and offset fails the test, except for the reader bugs listed in {@link KnownBug}, which
- * are counted and printed (their inputs fail the {@code @Disabled} tests in {@link
- * ReaderFuzzTest}). Failing inputs are written to {@code target/corruption-failures/}, with the
- * undamaged file. Data and mutations are drawn from {@link Seeds#seed()}; each test prints how many
- * reads were rejected and how many read without error.
+ * file name and offset fails the test; a reader bug found here gets a regression test in {@link
+ * ReaderFuzzTest}. Failing inputs are written to {@code target/corruption-failures/}, with the
+ * undamaged file. Data and mutations are drawn from the test's seed ({@link SeedExtension}); each
+ * test prints how many reads were rejected and how many read without error.
  */
+@ExtendWith(SeedExtension.class)
 class CorruptionTest {
   static final int PAGE_BYTES = 4096;
   static final int BATCH_ROWS = 100;
@@ -351,12 +353,8 @@ class CorruptionTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("files")
-  void truncation(TypeCase c) throws Exception {
-    long seed = Seeds.seed();
-    Failures failures =
-        new Failures(
-            Seeds.reproduce("format", getClass(), "truncation", seed) + " (file " + c.name + ")",
-            c);
+  void truncation(TypeCase c, @Seed long seed) throws Exception {
+    Failures failures = new Failures(c);
     try (Original o = new Original(c, seed, allocator)) {
       int len = o.bytes.length;
       List<Integer> cuts = new ArrayList<>(List.of(0, 1, len - 1));
@@ -385,15 +383,14 @@ class CorruptionTest {
               }
             }
           },
-          failures.reproduce);
+          failures.where);
     }
     failures.assertNone();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("files")
-  void byteFlips(TypeCase c) throws Exception {
-    long seed = Seeds.seed();
+  void byteFlips(TypeCase c, @Seed long seed) throws Exception {
     mutations(
         c,
         seed,
@@ -414,8 +411,7 @@ class CorruptionTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("files")
-  void zeroedRanges(TypeCase c) throws Exception {
-    long seed = Seeds.seed();
+  void zeroedRanges(TypeCase c, @Seed long seed) throws Exception {
     mutations(
         c,
         seed,
@@ -446,8 +442,7 @@ class CorruptionTest {
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("files")
-  void flipsBehindRepairedChecksums(TypeCase c) throws Exception {
-    long seed = Seeds.seed();
+  void flipsBehindRepairedChecksums(TypeCase c, @Seed long seed) throws Exception {
     mutations(
         c,
         seed,
@@ -472,29 +467,17 @@ class CorruptionTest {
   }
 
   @Test
-  void repairingTheChecksumsOfAValidFileChangesNothing() throws Exception {
-    long seed = Seeds.seed();
+  void repairingTheChecksumsOfAValidFileChangesNothing(@Seed long seed) throws Exception {
     for (TypeCase c : fileCases()) {
       byte[] bytes = writeFile(c, c.severalPagesRows, seed, NULL_RATE, allocator);
       byte[] repaired = bytes.clone();
       repairChecksums(repaired);
-      assertThat(repaired)
-          .as(
-              c.name
-                  + " "
-                  + Seeds.reproduce(
-                      "writer",
-                      getClass(),
-                      "repairingTheChecksumsOfAValidFileChangesNothing",
-                      seed))
-          .isEqualTo(bytes);
+      assertThat(repaired).as(c.name).isEqualTo(bytes);
     }
   }
 
   @Test
-  void unsupportedVersions() throws Exception {
-    long seed = Seeds.seed();
-    String reproduce = Seeds.reproduce("format", getClass(), "unsupportedVersions", seed);
+  void unsupportedVersions(@Seed long seed) throws Exception {
     TypeCase c = fileCases().get(0);
     byte[] valid = writeFile(c, 50, seed, NULL_RATE, allocator);
     int len = valid.length;
@@ -513,7 +496,7 @@ class CorruptionTest {
       String name = "version-" + v[0] + "-" + v[1] + ".riffle";
       Throwable t = openAndRead(both, name);
       assertThat(t)
-          .as(reproduce + " (" + found + " in head and footer)")
+          .as(found + " in head and footer")
           .isInstanceOf(UnsupportedVersionException.class)
           .hasMessageContaining(name)
           .hasMessageContaining("offset " + (len - 24))
@@ -524,7 +507,7 @@ class CorruptionTest {
       String name2 = "footer-version-" + v[0] + "-" + v[1] + ".riffle";
       Throwable t2 = openAndRead(footerOnly, name2);
       assertThat(t2)
-          .as(reproduce + " (" + found + " in the footer only)")
+          .as(found + " in the footer only")
           .isInstanceOf(CorruptFileException.class)
           .isNotInstanceOf(UnsupportedVersionException.class)
           .hasMessageContaining(name2)
@@ -532,7 +515,7 @@ class CorruptionTest {
           .hasMessageContaining(found);
     }
     // The supported version itself still reads.
-    assertThat(openAndRead(withVersion(valid, 1, 0, true), "v1.riffle")).as(reproduce).isNull();
+    assertThat(openAndRead(withVersion(valid, 1, 0, true), "v1.riffle")).isNull();
   }
 
   private Throwable openAndRead(byte[] bytes, String name) {
@@ -583,9 +566,7 @@ class CorruptionTest {
   private void mutations(
       TypeCase c, long seed, String method, Function<Original, List<Mutation>> generate)
       throws Exception {
-    Failures failures =
-        new Failures(
-            Seeds.reproduce("format", getClass(), method, seed) + " (file " + c.name + ")", c);
+    Failures failures = new Failures(c);
     try (Original o = new Original(c, seed, allocator)) {
       List<Mutation> mutations = generate.apply(o);
       assertTimeoutPreemptively(
@@ -595,7 +576,7 @@ class CorruptionTest {
               judge(o, m, failures);
             }
           },
-          () -> failures.reproduce + ": timed out, a read may hang; " + failures.summary());
+          () -> failures.where + ": timed out, a read may hang; " + failures.summary());
       System.out.println(
           method + " " + c.name + ": " + mutations.size() + " mutations, " + failures.summary());
       if (failures.count > 0) {
@@ -675,10 +656,7 @@ class CorruptionTest {
       Failures failures,
       String pass) {
     String what = m.id + pass;
-    KnownBug known = KnownBug.match(t);
-    if (known != null) {
-      failures.tolerate(known, what);
-    } else if (t instanceof CorruptFileException) {
+    if (t instanceof CorruptFileException) {
       if (unchanged) {
         failures.add(what, b, "an unchanged file was rejected", t);
       } else {
@@ -758,30 +736,17 @@ class CorruptionTest {
 
   /** Collects distinct failures of one test, saving each failing input. */
   static final class Failures {
-    final String reproduce;
+    /** Names the file in every message. */
+    final String where;
+
     final TypeCase c;
     final Map<String, String> distinct = new LinkedHashMap<>();
-    final Map<KnownBug, Integer> tolerated = new java.util.EnumMap<>(KnownBug.class);
     int count;
     int corrupt;
     int readable;
 
-    synchronized void tolerate(KnownBug bug, String what) {
-      if (tolerated.merge(bug, 1, Integer::sum) == 1) {
-        System.out.println(
-            "TOLERATED known reader bug "
-                + bug
-                + " ("
-                + bug.description
-                + "): "
-                + c.name
-                + " "
-                + what);
-      }
-    }
-
-    Failures(String reproduce, TypeCase c) {
-      this.reproduce = reproduce;
+    Failures(TypeCase c) {
+      this.where = "file " + c.name;
       this.c = c;
     }
 
@@ -822,14 +787,13 @@ class CorruptionTest {
           + corrupt
           + " reads rejected as corrupt, "
           + readable
-          + " read without error, known bugs tolerated: "
-          + tolerated;
+          + " read without error";
     }
 
     void assertNone() {
       if (count > 0) {
         fail(
-            reproduce
+            where
                 + ": "
                 + count
                 + " failures, "
@@ -1278,44 +1242,6 @@ class CorruptionTest {
 
   // ---------------------------------------------------------------------------------------------
   // Helpers shared with ReaderFuzzTest
-
-  /**
-   * Reader bugs found by these tests and not fixed yet; each has a {@code @Disabled} regression
-   * test in {@link ReaderFuzzTest} that reads its input strictly. The randomized tests here and the
-   * fuzz test tolerate an exception that matches one (printing the first occurrence), so that the
-   * suite stays green and fuzzing looks for new bugs. {@code -Driffle.knownBugs=fail} tolerates
-   * none. Remove an entry when its bug is fixed.
-   */
-  enum KnownBug {
-    ;
-
-    final String description;
-    final List<String> exceptions;
-    final String frame;
-
-    KnownBug(String description, List<String> exceptions, String frame) {
-      this.description = description;
-      this.exceptions = exceptions;
-      this.frame = frame;
-    }
-
-    /** The known bug this throwable shows, or null. */
-    static KnownBug match(Throwable t) {
-      if (t == null || "fail".equals(System.getProperty("riffle.knownBugs"))) {
-        return null;
-      }
-      for (KnownBug b : values()) {
-        if (b.exceptions.contains(t.getClass().getName())) {
-          for (StackTraceElement e : t.getStackTrace()) {
-            if ((e.getClassName() + "." + e.getMethodName()).equals(b.frame)) {
-              return b;
-            }
-          }
-        }
-      }
-      return null;
-    }
-  }
 
   /** An immutable in-memory file. */
   static final class BytesSource implements RandomAccessSource {

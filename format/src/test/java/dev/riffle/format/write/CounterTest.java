@@ -7,7 +7,8 @@ import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ReadStats;
 import dev.riffle.format.read.TakePlan;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -34,6 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dependent round, and one 4 KiB sector per row for narrow values (⌈bytes/4096⌉ + 1 at most for
  * wide ones). Ranges that touch would be coalesced, which would only lower the counts.
  */
+@ExtendWith(SeedExtension.class)
 class CounterTest {
   private static final int TAKE = 256;
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
@@ -50,9 +53,9 @@ class CounterTest {
   private long seed;
 
   @BeforeEach
-  void setUp() {
+  void setUp(@Seed long seed) {
     allocator = new RootAllocator();
-    seed = Seeds.seed();
+    this.seed = seed;
   }
 
   @AfterEach
@@ -94,7 +97,7 @@ class CounterTest {
    * @return bytes read per row
    */
   private double check(Path file, List<String> columns, int maxSectorsPerRow) throws Exception {
-    String where = Seeds.reproduce("format", CounterTest.class, "?", seed) + " file " + file;
+    String where = "file " + file;
     try (FileReader reader = FileReader.open(file, allocator)) {
       reader.loadColumns(columns);
       long[] rows = apartRows(reader, columns);

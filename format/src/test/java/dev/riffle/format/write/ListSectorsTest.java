@@ -11,7 +11,8 @@ import dev.riffle.format.SectorLayout;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.ByteArrayOutputStream;
@@ -29,14 +30,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** LISTS sectors (FORMAT.md §5.1): lists of fixed-width items with packed counts. */
+@ExtendWith(SeedExtension.class)
 class ListSectorsTest {
   // Packed records off, so that a file's version shows what LISTS sectors alone do.
   private static final WriterOptions LISTS =
       WriterOptions.defaults().withListSectors(true).withPackIntLists(false);
 
-  private final long seed = Seeds.seed();
   private BufferAllocator allocator;
 
   @BeforeEach
@@ -98,10 +100,7 @@ class ListSectorsTest {
   }
 
   @Test
-  void randomListsRoundTripInFewerSectors() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", ListSectorsTest.class, "randomListsRoundTripInFewerSectors", seed);
+  void randomListsRoundTripInFewerSectors(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     for (int round = 0; round < 6; round++) {
       Schema schema = randomSchema(r);
@@ -109,7 +108,7 @@ class ListSectorsTest {
       double nullRate = r.nextInt(3) * 0.2;
       long dataSeed = r.nextLong();
       WriterOptions o = LISTS.withPageBytes(4096 << r.nextInt(5)).withZstdLevel(r.nextInt(2) * 3);
-      String what = where + " (round " + round + ", " + schema + ", " + rows + " rows)";
+      String what = "round " + round + ", " + schema + ", " + rows + " rows";
       byte[] lists = write(schema, rows, dataSeed, nullRate, o);
       byte[] plain = write(schema, rows, dataSeed, nullRate, o.withListSectors(false));
       try (FileReader a = open("lists.riffle", lists);
@@ -195,7 +194,7 @@ class ListSectorsTest {
   }
 
   @Test
-  void aRowIsOneSectorRead() throws Exception {
+  void aRowIsOneSectorRead(@Seed long seed) throws Exception {
     Schema schema =
         new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
     byte[] b = write(schema, 3000, 9, 0.1, LISTS);
@@ -240,10 +239,7 @@ class ListSectorsTest {
    * of every row of the sector decodes or reports corruption naming the file and an offset.
    */
   @Test
-  void damagedListSectorsAreReportedAsCorrupt() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", ListSectorsTest.class, "damagedListSectorsAreReportedAsCorrupt", seed);
+  void damagedListSectorsAreReportedAsCorrupt(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     Schema schema =
         new Schema(List.of(f("list_i32", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(1)))));
@@ -270,10 +266,10 @@ class ListSectorsTest {
           assertThat(got.getRowCount()).isEqualTo(all.length);
         } catch (CorruptFileException e) {
           corrupt++;
-          assertThat(CorruptionTest.messageProblem(e, name, c.length)).as(where).isNull();
+          assertThat(CorruptionTest.messageProblem(e, name, c.length)).isNull();
         }
       }
     }
-    assertThat(corrupt).as(where + ": damage found").isPositive();
+    assertThat(corrupt).as("damage found").isPositive();
   }
 }

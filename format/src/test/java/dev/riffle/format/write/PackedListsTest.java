@@ -13,7 +13,8 @@ import dev.riffle.format.encoding.RecordPacker;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.ByteArrayOutputStream;
@@ -40,8 +41,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Packed records (FORMAT.md §5.3): lists of non-null integers as bit-packed deltas. */
+@ExtendWith(SeedExtension.class)
 class PackedListsTest {
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
 
@@ -63,7 +66,6 @@ class PackedListsTest {
   private static final WriterOptions ON = WriterOptions.defaults();
   private static final WriterOptions OFF = WriterOptions.defaults().withPackIntLists(false);
 
-  private final long seed = Seeds.seed();
   private BufferAllocator allocator;
 
   @BeforeEach
@@ -301,14 +303,12 @@ class PackedListsTest {
   // Round trips
 
   @Test
-  void randomIntegerListsRoundTrip() throws Exception {
-    String where =
-        Seeds.reproduce("format", PackedListsTest.class, "randomIntegerListsRoundTrip", seed);
+  void randomIntegerListsRoundTrip(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     long packedRecords = 0;
     for (int round = 0; round < 8; round++) {
       Schema schema = randomSchema(r);
-      String what = where + " (round " + round + ", " + schema + ")";
+      String what = "round " + round + ", " + schema;
       int rows = 20 + r.nextInt(150);
       WriterOptions o = ON.withPageBytes(r.nextBoolean() ? 4096 : 1 << 20);
       if (r.nextInt(3) == 0) {
@@ -338,7 +338,7 @@ class PackedListsTest {
         }
       }
     }
-    assertThat(packedRecords).as(where + ": packed records written").isPositive();
+    assertThat(packedRecords).as("packed records written").isPositive();
   }
 
   /**
@@ -376,10 +376,7 @@ class PackedListsTest {
   }
 
   @Test
-  void sparseRowsShrinkAndATakeIsOneReadOfTheRecord() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", PackedListsTest.class, "sparseRowsShrinkAndATakeIsOneReadOfTheRecord", seed);
+  void sparseRowsShrinkAndATakeIsOneReadOfTheRecord(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     Schema schema = sparseSchema();
     WriterOptions o = ON.withColumnGroup("indices", "values");
@@ -388,10 +385,10 @@ class PackedListsTest {
       byte[] on = write(schema, source, o);
       byte[] off = write(schema, source, o.withPackIntLists(false));
       // Half a row is int32 ids of gaps below 21: 5 bits an id instead of 32, so ~0.58 of a row.
-      assertThat((double) on.length / off.length).as(where).isLessThan(0.65);
+      assertThat((double) on.length / off.length).isLessThan(0.65);
       try (FileReader f = open("sparse.riffle", on)) {
         long[] c = controls(f, on);
-        assertThat(c[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED]).as(where).isEqualTo(300);
+        assertThat(c[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED]).isEqualTo(300);
         f.loadColumns(null);
         PageInfo page = f.pages(0).get(0);
         for (int i = 0; i < 30; i++) {
@@ -399,10 +396,8 @@ class PackedListsTest {
           f.stats().reset();
           try (VectorSchemaRoot got = f.take(new long[] {row}, null)) {
             assertThat(SameRows.text(got.getVector(0).getObject(0)))
-                .as(where)
                 .isEqualTo(SameRows.text(source.getVector(0).getObject(row)));
             assertThat(SameRows.text(got.getVector(1).getObject(0)))
-                .as(where)
                 .isEqualTo(SameRows.text(source.getVector(1).getObject(row)));
           }
           int p = 0;
@@ -412,9 +407,9 @@ class PackedListsTest {
           page = f.pages(0).get(p);
           int k = (int) (row - page.firstRow());
           long length = page.index().get(k + 1) - page.index().get(k);
-          assertThat(f.stats().reads()).as(where).isEqualTo(1);
-          assertThat(f.stats().rounds()).as(where).isEqualTo(1);
-          assertThat(f.stats().bytesRead()).as(where).isEqualTo(length);
+          assertThat(f.stats().reads()).isEqualTo(1);
+          assertThat(f.stats().rounds()).isEqualTo(1);
+          assertThat(f.stats().bytesRead()).isEqualTo(length);
         }
       }
     }
@@ -597,10 +592,7 @@ class PackedListsTest {
 
   /** Every byte of a packed record set to other values: decodes or is corruption, never a crash. */
   @Test
-  void everyDamagedByteIsDecodedOrReported() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", PackedListsTest.class, "everyDamagedByteIsDecodedOrReported", seed);
+  void everyDamagedByteIsDecodedOrReported(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     byte[] b = damageFile();
     long start;
@@ -624,10 +616,10 @@ class PackedListsTest {
           assertThat(got.getRowCount()).isEqualTo(3);
         } catch (CorruptFileException e) {
           corrupt++;
-          assertThat(CorruptionTest.messageProblem(e, name, c.length)).as(where).isNull();
+          assertThat(CorruptionTest.messageProblem(e, name, c.length)).isNull();
         }
       }
     }
-    assertThat(corrupt).as(where).isPositive();
+    assertThat(corrupt).isPositive();
   }
 }

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * built. Counted through the allocator's listener, so machine-independent; the rows are also
  * compared with what was written.
  */
+@ExtendWith(SeedExtension.class)
 class PresizeTest {
   private static final int ROWS = 400;
 
@@ -49,7 +52,7 @@ class PresizeTest {
   private long seed;
 
   @BeforeEach
-  void setUp() {
+  void setUp(@Seed long seed) {
     allocator =
         new RootAllocator(
             new AllocationListener() {
@@ -64,7 +67,7 @@ class PresizeTest {
               }
             },
             Long.MAX_VALUE);
-    seed = Seeds.seed();
+    this.seed = seed;
   }
 
   @AfterEach
@@ -120,7 +123,7 @@ class PresizeTest {
   }
 
   private void check(Schema schema, WriterOptions options, String name) throws Exception {
-    String where = Seeds.reproduce("format", PresizeTest.class, "?", seed) + " " + name;
+    String where = name;
     Path file = dir.resolve(name + ".riffle");
     try (VectorSchemaRoot data = RandomData.generate(schema, ROWS, seed, 0.1, allocator)) {
       try (FileWriter w = FileWriter.create(file, schema, options)) {

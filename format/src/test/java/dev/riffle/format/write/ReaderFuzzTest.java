@@ -14,7 +14,6 @@ import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
-import dev.riffle.format.write.CorruptionTest.KnownBug;
 import dev.riffle.format.write.CorruptionTest.Observer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -54,9 +53,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * for {@code maxDuration}; a crashing input is saved into the inputs directory and so becomes a
  * regression test. The inputs of reader bugs found so far live in {@code ReaderFuzzTestBugs/} (and
- * in the corpus) with a strict regression test each below. A bug not fixed yet gets a
- * {@code @Disabled} test and a {@link KnownBug} entry, which the fuzz test tolerates so that
- * fuzzing finds new ones ({@code -Driffle.knownBugs=fail} tolerates none).
+ * in the corpus) with a regression test each below.
  */
 class ReaderFuzzTest {
   static final Path RESOURCES =
@@ -71,37 +68,36 @@ class ReaderFuzzTest {
   void fuzz(byte[] input) throws Throwable {
     if (FUZZING) {
       // libFuzzer's -timeout catches hangs; a thread per input would only slow fuzzing down.
-      readAsIsAndRepaired(input, false);
+      readAsIsAndRepaired(input);
     } else {
       assertTimeoutPreemptively(
-          Duration.ofSeconds(10), () -> readAsIsAndRepaired(input, false), "read hangs");
+          Duration.ofSeconds(10), () -> readAsIsAndRepaired(input), "read hangs");
     }
   }
 
-  static void readAsIsAndRepaired(byte[] input, boolean strict) throws Throwable {
-    readAll(input, "fuzz-input.riffle", strict);
+  static void readAsIsAndRepaired(byte[] input) throws Throwable {
+    readAll(input, "fuzz-input.riffle");
     byte[] repaired = input.clone();
     CorruptionTest.repairChecksums(repaired);
     if (!Arrays.equals(input, repaired)) {
-      readAll(repaired, "fuzz-input-crc-repaired.riffle", strict);
+      readAll(repaired, "fuzz-input-crc-repaired.riffle");
     }
   }
 
   /**
-   * Reads everything; returns normally if the bytes read or are reported corrupt, throws otherwise.
-   * Unless {@code strict}, an exception that is a {@link KnownBug} is tolerated.
+   * Reads everything; returns normally if the bytes read or are reported corrupt (with the file
+   * name and offset), throws otherwise.
    */
-  static void readAll(byte[] bytes, String name, boolean strict) throws Throwable {
-    read(bytes, name, strict, false);
-    read(bytes, name, strict, true);
+  static void readAll(byte[] bytes, String name) throws Throwable {
+    read(bytes, name, false);
+    read(bytes, name, true);
   }
 
   /**
    * One read: everything (scan first), or, with {@code takeFirst}, only a take of all rows, which
    * reaches the take's decoding of records that a scan would have rejected by their page CRC.
    */
-  private static void read(byte[] bytes, String name, boolean strict, boolean takeFirst)
-      throws Throwable {
+  private static void read(byte[] bytes, String name, boolean takeFirst) throws Throwable {
     try (BufferAllocator a = new RootAllocator(CorruptionTest.READ_MEMORY_LIMIT)) {
       BytesSource source = new BytesSource(name, bytes);
       boolean opened = false;
@@ -117,12 +113,8 @@ class ReaderFuzzTest {
         }
       } catch (CorruptFileException e) {
         String problem = CorruptionTest.messageProblem(e, name, bytes.length);
-        if (problem != null && (strict || KnownBug.match(e) == null)) {
+        if (problem != null) {
           throw new AssertionError(problem, e);
-        }
-      } catch (Throwable t) {
-        if (strict || KnownBug.match(t) == null) {
-          throw t;
         }
       }
       if (opened && !source.closed) {
@@ -132,9 +124,8 @@ class ReaderFuzzTest {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Reader bugs found by these tests, now fixed: each input must read strictly (only
-  // CorruptFileException, with the file name and offset). New bugs go here as @Disabled tests
-  // with a KnownBug entry until they are fixed.
+  // Reader bugs found by these tests, now fixed: each input must read as any other (only
+  // CorruptFileException, with the file name and offset).
 
   @Test
   void zstdExceptionEscapesDecodeVar() throws Throwable {
@@ -159,7 +150,7 @@ class ReaderFuzzTest {
   private static void readBug(String file) throws Throwable {
     byte[] bytes = Files.readAllBytes(BUGS.resolve(file));
     assertTimeoutPreemptively(
-        Duration.ofSeconds(10), () -> readAsIsAndRepaired(bytes, true), file + " hangs");
+        Duration.ofSeconds(10), () -> readAsIsAndRepaired(bytes), file + " hangs");
   }
 
   @Test
@@ -222,7 +213,9 @@ class ReaderFuzzTest {
       CorruptionTest.repairChecksums(repaired);
       save("schema-flip-crc-repaired-nested", repaired);
 
-      // Bug inputs (strict reads must fail with the bug, or the input is not what it claims).
+      // Bug inputs (found while the bug was there: reads must fail with it, or the input is not
+      // what
+      // it claims).
       Files.write(BUGS.resolve("zstd-damaged-frame.riffle"), zstdBug(a, zipVar));
       Files.write(BUGS.resolve("huge-fixed-size-list.riffle"), hugeFixedSizeList(zipFixed));
     }
@@ -429,7 +422,7 @@ class ReaderFuzzTest {
       byte[] b = flip(zipVar, at, 0x55);
       CorruptionTest.repairChecksums(b);
       try {
-        readAll(b, "probe", true);
+        readAll(b, "probe");
       } catch (RuntimeException e) {
         if (e.getClass().getName().equals("com.github.luben.zstd.ZstdException")) {
           return b;

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,6 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a page boundary ±1, several pages) × two page sizes, read back by scan (two batch sizes), by
  * random index lists (sorted, unsorted, with duplicates) and by contiguous ranges.
  */
+@ExtendWith(SeedExtension.class)
 class RoundTripTest {
   @TempDir Path dir;
   private BufferAllocator allocator;
@@ -58,13 +61,8 @@ class RoundTripTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
-  void roundTrip(TypeCase c) throws Exception {
-    long seed = Seeds.seed();
-    String reproduce =
-        Seeds.reproduce("format", RoundTripTest.class, "roundTrip", seed)
-            + " (case "
-            + c.name
-            + ")";
+  void roundTrip(TypeCase c, @Seed long seed) throws Exception {
+    String where = "case " + c.name;
     try {
       for (double nullRate : new double[] {0, 0.1, 1.0}) {
         for (int pageBytes : new int[] {4096, 64 * 1024}) {
@@ -80,13 +78,13 @@ class RoundTripTest {
                   seed,
                   nullRate,
                   options,
-                  reproduce + " nullRate=" + nullRate + " pageBytes=" + pageBytes + " rows=" + n);
+                  where + " nullRate=" + nullRate + " pageBytes=" + pageBytes + " rows=" + n);
             }
           }
         }
       }
     } catch (AssertionError | Exception e) {
-      throw new AssertionError(reproduce + ": " + e, e);
+      throw new AssertionError(where + ": " + e, e);
     }
   }
 

@@ -9,7 +9,8 @@ import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.ReadStats;
 import dev.riffle.format.read.ScanCursor;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,15 +43,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Scan read-ahead (coalesced reads of consecutive pages) and the per-thread last-sector memo of
  * takes: same rows and failures as the plain paths, and the reads the layout calls for.
  */
+@ExtendWith(SeedExtension.class)
 class ScanReadAheadTest {
   @TempDir Path dir;
   private BufferAllocator allocator;
   private long seed;
 
   @BeforeEach
-  void setUp() {
+  void setUp(@Seed long seed) {
     allocator = new RootAllocator();
-    seed = Seeds.seed();
+    this.seed = seed;
   }
 
   @AfterEach
@@ -78,7 +81,7 @@ class ScanReadAheadTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void sameRowsWithAndWithoutReadAhead(TypeCase c) throws Exception {
-    String where = Seeds.reproduce("format", getClass(), "sameRows", seed) + " " + c.name;
+    String where = c.name;
     Path p = write(c, c.severalPagesRows, 0.1, "f.riffle");
     long[][] aheads = {{2, 8 << 20}, {8, 1 << 30}, {1, 4096}, {3, 20_000}};
     for (long[] ahead : aheads) {
@@ -461,7 +464,7 @@ class ScanReadAheadTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void takesOfNeighboursMatchSingleRowTakes(TypeCase c) throws Exception {
-    String where = Seeds.reproduce("format", getClass(), "neighbours", seed) + " " + c.name;
+    String where = c.name;
     int n = c.severalPagesRows;
     Path p = write(c, n, 0.1, "f.riffle");
     int m = Math.min(n, 400);

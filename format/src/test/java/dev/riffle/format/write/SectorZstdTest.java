@@ -14,7 +14,8 @@ import dev.riffle.format.read.ReadStats;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.read.TakePlan;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -35,6 +36,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * more rows per sector than plain ones, one aligned 4 KiB read per row still, and damage inside a
  * frame reported as corruption.
  */
+@ExtendWith(SeedExtension.class)
 class SectorZstdTest {
   private static final int ROWS = 20_000;
   private static final Schema SCHEMA =
@@ -60,9 +63,9 @@ class SectorZstdTest {
   private VectorSchemaRoot data;
 
   @BeforeEach
-  void setUp() {
+  void setUp(@Seed long seed) {
     allocator = new RootAllocator();
-    seed = Seeds.seed();
+    this.seed = seed;
     data = RandomData.generate(SCHEMA, ROWS, seed, 0.1, allocator);
   }
 
@@ -115,7 +118,6 @@ class SectorZstdTest {
 
   @Test
   void compressibleValuesPackAtLeastAQuarterMoreRowsPerSector() throws Exception {
-    String where = Seeds.reproduce("format", SectorZstdTest.class, "?", seed);
     Path packed = write("packed", WriterOptions.defaults());
     Path plain = write("plain", WriterOptions.defaults().withCompressSectors(false));
     assertThat(minor(packed)).isEqualTo(FileLayout.VERSION_MINOR);
@@ -123,14 +125,14 @@ class SectorZstdTest {
     List<int[]> p = sectorKinds(packed, allocator);
     List<int[]> q = sectorKinds(plain, allocator);
     for (int c = 0; c < p.size(); c++) {
-      assertThat(q.get(c)[1]).as(where + " plain file, column " + c).isZero();
-      assertThat(p.get(c)[1]).as(where + " compressed sectors, column " + c).isPositive();
+      assertThat(q.get(c)[1]).as("plain file, column " + c).isZero();
+      assertThat(p.get(c)[1]).as("compressed sectors, column " + c).isPositive();
       int packedSectors = p.get(c)[0] + p.get(c)[1];
       int plainSectors = q.get(c)[0];
       // Every compressed sector holds >= 5/4 of what the plain greedy sector from its first row
       // would; page ends and plain sectors in between keep the overall gain a little lower.
       assertThat(packedSectors * 1.2)
-          .as(where + " sectors of column " + c + " (plain " + plainSectors + ")")
+          .as("sectors of column " + c + " (plain " + plainSectors + ")")
           .isLessThanOrEqualTo(plainSectors);
     }
     assertThat(Files.size(packed) * 1.2).isLessThanOrEqualTo(Files.size(plain));
@@ -141,7 +143,6 @@ class SectorZstdTest {
 
   @Test
   void rowsReadBackAndEachCostsOneSectorRead() throws Exception {
-    String where = Seeds.reproduce("format", SectorZstdTest.class, "?", seed);
     Path file = write("packed", WriterOptions.defaults());
     try (FileReader reader = FileReader.open(file, allocator)) {
       reader.loadColumns(null);
@@ -155,7 +156,7 @@ class SectorZstdTest {
             for (int i = 0; i < idx.length; i++) {
               idx[i] = at + i;
             }
-            assertRows(idx, got, where + " scan " + batch);
+            assertRows(idx, got, "scan " + batch);
             at += idx.length;
           }
         }
@@ -167,10 +168,10 @@ class SectorZstdTest {
         ReadStats stats = reader.stats();
         stats.reset();
         try (VectorSchemaRoot got = reader.take(rows, List.of(field))) {
-          assertRows(rows, got, where + " take " + field);
+          assertRows(rows, got, "take " + field);
         }
-        assertThat(stats.reads()).as(where + " reads " + field).isEqualTo(rows.length);
-        assertThat(stats.sectors()).as(where + " sectors " + field).isEqualTo(rows.length);
+        assertThat(stats.reads()).as("reads " + field).isEqualTo(rows.length);
+        assertThat(stats.sectors()).as("sectors " + field).isEqualTo(rows.length);
         assertThat(stats.bytesRead()).isEqualTo(4096L * rows.length);
       }
     }

@@ -14,7 +14,8 @@ import dev.riffle.format.ZipLayout;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.testing.RandomData;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.testing.TypeCase;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.IOException;
@@ -33,8 +34,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Split records (FORMAT.md §5.3): wide float rows stored as byte planes. */
+@ExtendWith(SeedExtension.class)
 class SplitRecordsTest {
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   private static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
@@ -44,7 +47,6 @@ class SplitRecordsTest {
   private static final WriterOptions SPLIT =
       WriterOptions.defaults().withSplitFloats(true).withListSectors(false).withPackIntLists(false);
 
-  private final long seed = Seeds.seed();
   private BufferAllocator allocator;
 
   @BeforeEach
@@ -114,10 +116,7 @@ class SplitRecordsTest {
   }
 
   @Test
-  void randomFloatRowsRoundTripSmallerThanUnsplit() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", SplitRecordsTest.class, "randomFloatRowsRoundTripSmallerThanUnsplit", seed);
+  void randomFloatRowsRoundTripSmallerThanUnsplit(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     for (int round = 0; round < 4; round++) {
       Schema schema = randomSchema(r);
@@ -125,7 +124,7 @@ class SplitRecordsTest {
       double nullRate = r.nextInt(3) * 0.1;
       long dataSeed = r.nextLong();
       WriterOptions o = SPLIT.withPageBytes(4096 << r.nextInt(6));
-      String what = where + " (round " + round + ", " + schema + ", " + rows + " rows)";
+      String what = "round " + round + ", " + schema + ", " + rows + " rows";
       byte[] split = write(schema, rows, dataSeed, nullRate, o);
       byte[] plain = write(schema, rows, dataSeed, nullRate, o.withSplitFloats(false));
       try (FileReader a = open("split.riffle", split);
@@ -249,10 +248,7 @@ class SplitRecordsTest {
    * it, never anything else (records of ZIP_VAR pages have no checksum a take checks).
    */
   @Test
-  void damagedSplitRecordsAreReportedAsCorrupt() throws Exception {
-    String where =
-        Seeds.reproduce(
-            "writer", SplitRecordsTest.class, "damagedSplitRecordsAreReportedAsCorrupt", seed);
+  void damagedSplitRecordsAreReportedAsCorrupt(@Seed long seed) throws Exception {
     SplittableRandom r = new SplittableRandom(seed);
     Schema schema =
         new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(300), notNull("item", F32))));
@@ -268,7 +264,7 @@ class SplitRecordsTest {
         }
       }
     }
-    assertThat(records).as(where).isNotEmpty();
+    assertThat(records).isNotEmpty();
     int corrupt = 0;
     for (long[] rec : records.subList(0, Math.min(3, records.size()))) {
       int len = (int) rec[2];
@@ -285,14 +281,12 @@ class SplitRecordsTest {
             assertThat(got.getRowCount()).isEqualTo(1);
           } catch (CorruptFileException e) {
             corrupt++;
-            assertThat(CorruptionTest.messageProblem(e, name, c.length)).as(where).isNull();
-            assertThat(e.offset())
-                .as(where + " " + e.getMessage())
-                .isBetween(rec[1], rec[1] + (1L << 20));
+            assertThat(CorruptionTest.messageProblem(e, name, c.length)).isNull();
+            assertThat(e.offset()).as(e.getMessage()).isBetween(rec[1], rec[1] + (1L << 20));
           }
         }
       }
     }
-    assertThat(corrupt).as(where + ": damage found").isPositive();
+    assertThat(corrupt).as("damage found").isPositive();
   }
 }

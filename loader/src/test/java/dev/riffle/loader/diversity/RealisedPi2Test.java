@@ -2,7 +2,8 @@ package dev.riffle.loader.diversity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.loader.plan.BalancedBlocks;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.EpochPlan;
@@ -12,8 +13,10 @@ import dev.riffle.loader.plan.Tail;
 import dev.riffle.loader.plan.TrueRandom;
 import dev.riffle.loader.plan.WeightedBlocks;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Realised diversity of seeded plans against the exact model (research brief §3). */
+@ExtendWith(SeedExtension.class)
 class RealisedPi2Test {
 
   /** Realised diversity over whole epochs until at least {@code batches} batches. */
@@ -31,11 +34,7 @@ class RealisedPi2Test {
   }
 
   @Test
-  void blockShufflePi2WithinFivePercentOfTheModel() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader", RealisedPi2Test.class, "blockShufflePi2WithinFivePercentOfTheModel", seed);
+  void blockShufflePi2WithinFivePercentOfTheModel(@Seed long seed) {
     int[][] cases = {{16, 16, 64}, {64, 16, 64}, {16, 64, 64}, {4, 8, 32}, {32, 4, 128}};
     for (int[] c : cases) {
       int b = c[0];
@@ -46,24 +45,17 @@ class RealisedPi2Test {
       long batches = (long) Math.ceil(40 / (model * m * m / 100.0));
       BatchDiversity d = measure(BlockShuffle.of(b, f), 200_000, m, seed, Math.max(500, batches));
       assertThat(d.pi2())
-          .as(again + " b=%d f=%d m=%d model %.5f", b, f, m, model)
+          .as("b=%d f=%d m=%d model %.5f", b, f, m, model)
           .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
       double ed = DiversityModel.expectedDistinctBlocks(b, m, f);
       assertThat(d.distinctBlocksMean())
-          .as(again + " E[D] b=%d f=%d m=%d", b, f, m)
+          .as("E[D] b=%d f=%d m=%d", b, f, m)
           .isCloseTo(ed, org.assertj.core.data.Percentage.withPercentage(2));
     }
   }
 
   @Test
-  void anEpochEndingInAPartialWindowMatchesTheEpochModel() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader",
-            RealisedPi2Test.class,
-            "anEpochEndingInAPartialWindowMatchesTheEpochModel",
-            seed);
+  void anEpochEndingInAPartialWindowMatchesTheEpochModel(@Seed long seed) {
     // The demo's shape: 20,000 rows, windows of 16,384, a last window of 3,616 rows.
     int b = 16;
     int f = 256;
@@ -75,21 +67,14 @@ class RealisedPi2Test {
     assertThat(epoch).isGreaterThan(full * 1.4);
     BatchDiversity d = measure(BlockShuffle.of(b, f), n, m, seed, 200 * perEpoch);
     assertThat(d.pi2())
-        .as(again + " epoch model %.5f, full windows %.5f", epoch, full)
+        .as("epoch model %.5f, full windows %.5f", epoch, full)
         .isCloseTo(epoch, org.assertj.core.data.Percentage.withPercentage(5));
     // Whole windows only: the epoch model is the window model.
     assertThat(DiversityModel.pi2Epoch(b, 0, m, f, 4 * 16_384, 4 * 256)).isEqualTo(full);
   }
 
   @Test
-  void jitteredBlocksPi2WithinFivePercentOfTheJitterModel() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader",
-            RealisedPi2Test.class,
-            "jitteredBlocksPi2WithinFivePercentOfTheJitterModel",
-            seed);
+  void jitteredBlocksPi2WithinFivePercentOfTheJitterModel(@Seed long seed) {
     // {b, f, m, jitter in percent}
     int[][] cases = {{16, 16, 64, 25}, {32, 8, 64, 50}, {16, 64, 64, 25}, {8, 4, 32, 75}};
     for (int[] c : cases) {
@@ -103,7 +88,7 @@ class RealisedPi2Test {
       BatchDiversity d =
           measure(new BlockShuffle(b, f, jitter, false), 200_000, m, seed, Math.max(500, batches));
       assertThat(d.pi2())
-          .as(again + " b=%d f=%d m=%d jitter %.2f model %.5f", b, f, m, jitter, model)
+          .as("b=%d f=%d m=%d jitter %.2f model %.5f", b, f, m, jitter, model)
           .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
       // The jitter raises π₂ above the fixed-length model by the length bias E[L²]/b − b.
       assertThat(model).isGreaterThan(DiversityModel.pi2(b, m, f) * 0.99);
@@ -111,11 +96,7 @@ class RealisedPi2Test {
   }
 
   @Test
-  void weightedPi2WithinFivePercentOfItsModel() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader", RealisedPi2Test.class, "weightedPi2WithinFivePercentOfItsModel", seed);
+  void weightedPi2WithinFivePercentOfItsModel(@Seed long seed) {
     int n = 100_000;
     double[] even = new double[n];
     double[] skewed = new double[n];
@@ -140,13 +121,7 @@ class RealisedPi2Test {
           model += DiversityModel.pi2Weighted(b, m, f, s.blockCollision(seed, epoch)) / epochs;
         }
         assertThat(d.pi2())
-            .as(
-                again + " %s b=%d f=%d m=%d model %.5f",
-                w == even ? "even" : "skewed",
-                b,
-                f,
-                m,
-                model)
+            .as("%s b=%d f=%d m=%d model %.5f", w == even ? "even" : "skewed", b, f, m, model)
             .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
         // The repeated draws of heavy blocks show: above block shuffling's π₂.
         assertThat(model).isGreaterThan(DiversityModel.pi2(b, m, f));
@@ -155,11 +130,7 @@ class RealisedPi2Test {
   }
 
   @Test
-  void balancedPi2WithinFivePercentOfTheBlockModel() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader", RealisedPi2Test.class, "balancedPi2WithinFivePercentOfTheBlockModel", seed);
+  void balancedPi2WithinFivePercentOfTheBlockModel(@Seed long seed) {
     int n = 200_000;
     int[] labels = new int[n];
     for (int i = 0; i < n; i++) {
@@ -178,7 +149,7 @@ class RealisedPi2Test {
       long batches = (long) Math.ceil(40 / (model * m * m / 100.0));
       BatchDiversity d = measure(s, n, m, seed, Math.max(500, batches));
       assertThat(d.pi2())
-          .as(again + " b=%d f=%d m=%d model %.5f", b, f, m, model)
+          .as("b=%d f=%d m=%d model %.5f", b, f, m, model)
           .isCloseTo(model, org.assertj.core.data.Percentage.withPercentage(5));
     }
     // A class of 40 rows cannot fill its share of a 4096-row window without repeating blocks.
@@ -198,15 +169,11 @@ class RealisedPi2Test {
   }
 
   @Test
-  void rollingPoolHalvesPi2AtEqualWindow() {
-    long seed = Seeds.seed();
+  void rollingPoolHalvesPi2AtEqualWindow(@Seed long seed) {
     int b = 16;
     long r = 1024;
     BatchDiversity d = measure(new RollingPool(b, r, 4, 0), 262_144, 64, seed, 3000);
     assertThat(d.pi2())
-        .as(
-            Seeds.reproduce(
-                "loader", RealisedPi2Test.class, "rollingPoolHalvesPi2AtEqualWindow", seed))
         .isCloseTo(
             DiversityModel.pi2Pool(b, r), org.assertj.core.data.Percentage.withPercentage(8));
   }

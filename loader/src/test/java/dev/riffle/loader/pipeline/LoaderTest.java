@@ -7,7 +7,8 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.write.DatasetVersions;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.LoaderState;
 import dev.riffle.loader.plan.RollingPool;
@@ -30,9 +31,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
+@ExtendWith(SeedExtension.class)
 class LoaderTest {
   static final long ROWS = 20_000;
 
@@ -138,15 +141,8 @@ class LoaderTest {
   }
 
   @Test
-  void killAtARandomStepAndResumeGivesTheSameGlobalBatchesAlsoWithAnotherWorldSize()
+  void killAtARandomStepAndResumeGivesTheSameGlobalBatchesAlsoWithAnotherWorldSize(@Seed long seed)
       throws IOException {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader",
-            LoaderTest.class,
-            "killAtARandomStepAndResumeGivesTheSameGlobalBatchesAlsoWithAnotherWorldSize",
-            seed);
     SplittableRandom random = new SplittableRandom(seed);
     LoaderOptions o =
         LoaderOptions.of(new BlockShuffle(16, 4, 0.25, false), 64, seed).withEpochs(2);
@@ -183,7 +179,7 @@ class LoaderTest {
         if (filled == 0) {
           break;
         }
-        assertThat(filled).as(again).isEqualTo(64);
+        assertThat(filled).isEqualTo(64);
         resumed.add(sha256(global));
       }
     } finally {
@@ -191,7 +187,7 @@ class LoaderTest {
         l.close();
       }
     }
-    assertThat(resumed).as(again + " killed at " + killAt + ", W=" + world).isEqualTo(reference);
+    assertThat(resumed).as("killed at " + killAt + ", W=" + world).isEqualTo(reference);
   }
 
   @Test

@@ -2,23 +2,22 @@ package dev.riffle.loader.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The guarantee of {@link BalancedBlocks}: every fetch window holds F/C rows of each class, so an
  * epoch's class frequencies are 1/C each and a batch's class counts are hypergeometric with mean
  * G/C.
  */
+@ExtendWith(SeedExtension.class)
 class BalancedBlocksTest {
 
   @Test
-  void epochsAndBatchesAreBalancedOverClasses() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader", BalancedBlocksTest.class, "epochsAndBatchesAreBalancedOverClasses", seed);
+  void epochsAndBatchesAreBalancedOverClasses(@Seed long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     // Four classes in runs, very unequal (60%, 30%, 9%, 1%), plus unlabelled rows.
     int n = 100_000;
@@ -48,7 +47,7 @@ class BalancedBlocksTest {
       for (long t = 0; t < plan.batchCount(); t++) {
         int[] inBatch = new int[8];
         for (long pos : plan.batch(t)) {
-          assertThat(labels[(int) pos]).as(again).isNotNegative();
+          assertThat(labels[(int) pos]).isNotNegative();
           inBatch[labels[(int) pos]]++;
           perClass[labels[(int) pos]]++;
         }
@@ -62,7 +61,7 @@ class BalancedBlocksTest {
       for (int code : new int[] {0, 2, 5, 7}) {
         // Exact per window: off by at most the last, partial window's imbalance.
         assertThat(Math.abs(perClass[code] - rows * p))
-            .as(again + " epoch %d class %d: %d of %d", epoch, code, perClass[code], rows)
+            .as("epoch %d class %d: %d of %d", epoch, code, perClass[code], rows)
             .isLessThanOrEqualTo(window);
       }
       // The realised per-batch variance matches the hypergeometric one. Its estimate over
@@ -71,7 +70,7 @@ class BalancedBlocksTest {
       double realised = sumSq / cells;
       double rel = 5 * Math.sqrt(2.0 / (cells / (double) c));
       assertThat(realised)
-          .as(again + " epoch %d per-batch variance, hypergeometric %.3f", epoch, var)
+          .as("epoch %d per-batch variance, hypergeometric %.3f", epoch, var)
           .isBetween(var * (1 - rel), var * (1 + rel));
     }
   }

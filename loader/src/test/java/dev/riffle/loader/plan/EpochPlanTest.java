@@ -3,13 +3,16 @@ package dev.riffle.loader.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class EpochPlanTest {
 
   static List<Sampler> samplers(SplittableRandom r) {
@@ -25,11 +28,7 @@ class EpochPlanTest {
   }
 
   @Test
-  void everyRowExactlyOncePerEpochOverTheUnionOfRanks() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader", EpochPlanTest.class, "everyRowExactlyOncePerEpochOverTheUnionOfRanks", seed);
+  void everyRowExactlyOncePerEpochOverTheUnionOfRanks(@Seed long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     for (int trial = 0; trial < 12; trial++) {
       long n = r.nextInt(5000);
@@ -38,7 +37,7 @@ class EpochPlanTest {
       for (Sampler s : samplers(r)) {
         for (Tail tail : Tail.values()) {
           EpochPlan plan = EpochPlan.create(s, n, g, r.nextLong(), r.nextInt(5), tail);
-          String what = again + " " + s.describe() + " n=" + n + " G=" + g + " " + tail;
+          String what = s.describe() + " n=" + n + " G=" + g + " " + tail;
           int[] count = new int[(int) n];
           long padding = 0;
           for (long t = 0; t < plan.batchCount(); t++) {

@@ -2,17 +2,18 @@ package dev.riffle.loader.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class FeistelTest {
 
   @Test
-  void isABijectionWithItsInverse() {
-    long seed = Seeds.seed();
-    String again = Seeds.reproduce("loader", FeistelTest.class, "isABijectionWithItsInverse", seed);
+  void isABijectionWithItsInverse(@Seed long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     for (int trial = 0; trial < 200; trial++) {
       int size = trial < 20 ? trial + 1 : 1 + random.nextInt(5000);
@@ -20,10 +21,10 @@ class FeistelTest {
       BitSet seen = new BitSet(size);
       for (int i = 0; i < size; i++) {
         long p = Feistel.permute(i, size, key);
-        assertThat(p).as(again).isBetween(0L, size - 1L);
-        assertThat(seen.get((int) p)).as(again + " size " + size).isFalse();
+        assertThat(p).isBetween(0L, size - 1L);
+        assertThat(seen.get((int) p)).as("size " + size).isFalse();
         seen.set((int) p);
-        assertThat(Feistel.invert(p, size, key)).as(again).isEqualTo(i);
+        assertThat(Feistel.invert(p, size, key)).isEqualTo(i);
       }
     }
   }

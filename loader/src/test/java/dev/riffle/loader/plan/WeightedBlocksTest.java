@@ -3,15 +3,18 @@ package dev.riffle.loader.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The guarantee of {@link WeightedBlocks}: each epoch index is row i with probability w_i/W, draws
  * independent, block k drawn with probability W_k/W. Checked by Pearson χ² statistics against their
  * null distribution: |X − dof| within 5 standard deviations, √(2·dof).
  */
+@ExtendWith(SeedExtension.class)
 class WeightedBlocksTest {
 
   static long[] counts(Sampler s, int n, int g, long seed, int epochs) {
@@ -31,10 +34,7 @@ class WeightedBlocksTest {
   }
 
   @Test
-  void rowFrequenciesFollowTheWeights() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce("loader", WeightedBlocksTest.class, "rowFrequenciesFollowTheWeights", seed);
+  void rowFrequenciesFollowTheWeights(@Seed long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     // b = 1: every index is an independent row draw, so row counts are multinomial.
     int n = 2000;
@@ -52,25 +52,18 @@ class WeightedBlocksTest {
     long dof = -1;
     for (int i = 0; i < n; i++) {
       if (w[i] == 0) {
-        assertThat(count[i]).as(again + " row %d has weight 0", i).isZero();
+        assertThat(count[i]).as("row %d has weight 0", i).isZero();
         continue;
       }
       double expected = total * w[i] / s.totalWeight();
       x += (count[i] - expected) * (count[i] - expected) / expected;
       dof++;
     }
-    assertChiSquare(x, dof, again + " rows, b=1");
+    assertChiSquare(x, dof, "rows, b=1");
   }
 
   @Test
-  void blocksAreDrawnByTheirTotalWeightAndRowsWithinByTheirs() {
-    long seed = Seeds.seed();
-    String again =
-        Seeds.reproduce(
-            "loader",
-            WeightedBlocksTest.class,
-            "blocksAreDrawnByTheirTotalWeightAndRowsWithinByTheirs",
-            seed);
+  void blocksAreDrawnByTheirTotalWeightAndRowsWithinByTheirs(@Seed long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     int b = 16;
     int regions = 16;
@@ -103,7 +96,7 @@ class WeightedBlocksTest {
           all += count[i];
         }
         if (weight == 0) {
-          assertThat(c).as(again + " region of weight 0").isZero();
+          assertThat(c).as("region of weight 0").isZero();
           continue;
         }
         double expectedDraws = (double) total / b * weight / s.totalWeight();
@@ -111,13 +104,13 @@ class WeightedBlocksTest {
         x += (draws - expectedDraws) * (draws - expectedDraws) / expectedDraws;
         dof++;
       }
-      assertChiSquare(x, dof, again + " regions, jitter " + jitter);
+      assertChiSquare(x, dof, "regions, jitter " + jitter);
       // Within blocks, odd rows weigh 3 and even rows 1: 3/4 of the samples are odd rows. A sample
       // is a Bernoulli(3/4); samples of one draw share nothing but their block, whose odd share is
       // also 3/4, so the binomial standard deviation applies.
       double sd = Math.sqrt(0.75 * 0.25 / all);
       assertThat((double) odd / all)
-          .as(again + " odd share, jitter " + jitter)
+          .as("odd share, jitter " + jitter)
           .isBetween(0.75 - 5 * sd, 0.75 + 5 * sd);
     }
   }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link LazyStorage} over Hadoop's {@code file:} scheme (no server needed): reads equal the
  * object's bytes, takes equal those of the plain storage, repeats are served from the chunk cache,
- * damaged chunks are fetched again, and the cache keeps its limit. {@code LazyS3Test} runs the same
+ * damaged chunks are fetched again, and the cache keeps its limit. {@code LazyS3IT} runs the same
  * against the local Ceph RGW.
  */
 public class LazyStorageTest {

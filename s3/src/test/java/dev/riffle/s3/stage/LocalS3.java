@@ -19,7 +19,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The local Ceph RGW of {@code scripts/start-local-s3.sh}, as {@code HadoopStorageTest} finds it:
+ * The local Ceph RGW of {@code scripts/start-local-s3.sh}, as {@code HadoopStorageS3IT} finds it:
  * environment variables, else the start script's env file. Tests skip without it unless {@code
  * RIFFLE_S3_REQUIRED=1}.
  */

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * fresh prefix per test, with the S3A settings on the shared session's Hadoop configuration as a
  * cluster sets them ({@code spark.hadoop.fs.s3a.*}).
  */
-class SparkS3Test {
+class SparkS3IT {
   static SparkSession spark;
   String root;
 

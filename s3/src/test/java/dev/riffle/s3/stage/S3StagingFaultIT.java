@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that dies mid-transfer. Skipped without a server unless {@code RIFFLE_S3_REQUIRED=1}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class S3StagingFaultTest {
+class S3StagingFaultIT {
   static final StageOptions OPTIONS =
       StageOptions.defaults().withPartBytes(256 << 10).withThreads(4).withRetries(12, 100, 1000);
 

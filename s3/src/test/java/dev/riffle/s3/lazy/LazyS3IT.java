@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * plain S3A and through a staged view; a repeat sends no request; a damaged chunk is fetched again.
  * Skipped without the server unless {@code RIFFLE_S3_REQUIRED=1}.
  */
-class LazyS3Test {
+class LazyS3IT {
   @TempDir Path dir;
 
   @Test

@@ -1,70 +1,120 @@
-package dev.riffle.s3.stage;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.riffle.bench.s3;
 
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.s3.HadoopStorage;
+import dev.riffle.s3.stage.SnapshotStager;
+import dev.riffle.s3.stage.StageOptions;
+import dev.riffle.s3.stage.StageReport;
+import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URI;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Staging throughput against the raw parallel GET throughput of the same server, same client (S3A),
  * same part size and thread count, measured in one run, alternating; also staging with O_DIRECT off
- * (through the page cache), and the client's CPU seconds per GB of each. Runs only with {@code
- * RIFFLE_BENCH=1} (and the local S3 server); prints a Markdown table for {@code
- * benchmarks/results/current/staging.md}. Sizes: {@code RIFFLE_BENCH_FILES} × {@code
- * RIFFLE_BENCH_MIB}.
+ * (through the page cache), and the client's CPU seconds per GB of each. Needs the local S3 server
+ * ({@link LocalRgw}); prints a Markdown table for {@code benchmarks/results/current/staging.md} and
+ * writes it to {@code --out}. Every option defaults to its {@code RIFFLE_BENCH_*} environment
+ * variable, as the commands in staging.md set them.
+ *
+ * <pre>
+ * java --add-opens=java.base/java.nio=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *     dev.riffle.bench.s3.StagingBenchmark [--files 8] [--mib 64] [--threads 16] [--part-mib 8]
+ *     [--rounds 5] [--cache DIR] [--out target/staging-bench.md]
+ * </pre>
  */
-class StagingBenchmarkTest {
-  @TempDir Path dir;
+@Command(
+    name = "StagingBenchmark",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Staging MB/s against raw parallel GETs of the same objects on the local S3 server,"
+          + " alternating rounds; also staging through the page cache, and client CPU s/GB."
+    })
+public final class StagingBenchmark implements Callable<Integer> {
+  @Option(
+      names = "--files",
+      defaultValue = "${env:RIFFLE_BENCH_FILES:-8}",
+      description = "Objects to stage (RIFFLE_BENCH_FILES; default: ${DEFAULT-VALUE}).")
+  int files;
 
-  @Test
-  void stagingVersusRawParallelGet() throws Exception {
-    Assumptions.assumeTrue("1".equals(System.getenv("RIFFLE_BENCH")), "set RIFFLE_BENCH=1");
-    URI endpoint = LocalS3.endpoint();
-    int files = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_FILES", "8"));
-    int mib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_MIB", "64"));
-    int threads = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_THREADS", "16"));
-    int partMib = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_PART_MIB", "8"));
-    int rounds = Integer.parseInt(System.getenv().getOrDefault("RIFFLE_BENCH_ROUNDS", "5"));
-    Configuration conf =
-        HadoopStorage.s3aConfiguration(
-            endpoint.toString(),
-            "us-east-1",
-            LocalS3.settings().get("RIFFLE_S3_ACCESS_KEY"),
-            LocalS3.settings().get("RIFFLE_S3_SECRET_KEY"));
-    conf.set("fs.s3a.connection.maximum", Integer.toString(threads * 4));
+  @Option(
+      names = "--mib",
+      defaultValue = "${env:RIFFLE_BENCH_MIB:-64}",
+      description = "MiB per object (RIFFLE_BENCH_MIB; default: ${DEFAULT-VALUE}).")
+  int mib;
+
+  @Option(
+      names = "--threads",
+      defaultValue = "${env:RIFFLE_BENCH_THREADS:-16}",
+      description = "Download threads (RIFFLE_BENCH_THREADS; default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(
+      names = "--part-mib",
+      defaultValue = "${env:RIFFLE_BENCH_PART_MIB:-8}",
+      description = "MiB per ranged GET (RIFFLE_BENCH_PART_MIB; default: ${DEFAULT-VALUE}).")
+  int partMib;
+
+  @Option(
+      names = "--rounds",
+      defaultValue = "${env:RIFFLE_BENCH_ROUNDS:-5}",
+      description = "Rounds (RIFFLE_BENCH_ROUNDS; default: ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(
+      names = "--cache",
+      defaultValue = "${env:RIFFLE_BENCH_CACHE}",
+      description =
+          "Where the staged copies go, e.g. /dev/shm/x to take the local disk out"
+              + " (RIFFLE_BENCH_CACHE; default: a temporary directory on the local disk).")
+  Path cacheBase;
+
+  @Option(
+      names = "--out",
+      defaultValue = "${env:RIFFLE_BENCH_OUT:-target/staging-bench.md}",
+      description = "The Markdown table (RIFFLE_BENCH_OUT; default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new StagingBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    LocalRgw rgw = LocalRgw.find();
     String uri =
         "s3a://"
-            + LocalS3.bucket()
+            + rgw.bucket
             + "/staging-bench/"
             + System.currentTimeMillis()
             + "-"
             + UUID.randomUUID().toString().substring(0, 8);
+    Path tmp = Files.createTempDirectory("riffle-staging-bench");
     StringBuilder md = new StringBuilder();
-    try (HadoopStorage s = new HadoopStorage(uri, conf)) {
-      Manifest v1 = TestDatasets.write(s, 8192, 1 << 20, 1);
+    try (HadoopStorage s = new HadoopStorage(uri, rgw.conf(threads * 4))) {
+      Manifest v1 = PayloadDataset.write(s, 8192, 1 << 20, 1);
       List<Manifest.DataFile> big = new ArrayList<>();
       SplittableRandom r = new SplittableRandom(7);
       byte[] bytes = new byte[mib << 20];
@@ -76,8 +126,8 @@ class StagingBenchmarkTest {
           }
         }
         String path = String.format(Locale.ROOT, "data/bench%04d.riffle", i);
-        try (OutputStream out = s.create(path)) {
-          out.write(bytes);
+        try (OutputStream o = s.create(path)) {
+          o.write(bytes);
         }
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         big.add(new Manifest.DataFile(path, bytes.length, sha, 0, 0));
@@ -115,14 +165,12 @@ class StagingBenchmarkTest {
               total >> 20,
               threads,
               partMib,
-              System.getenv().getOrDefault("RIFFLE_BENCH_CACHE", "a @TempDir on the local disk")));
+              cacheBase != null ? cacheBase : "a temporary directory on the local disk"));
       List<Double> ratios = new ArrayList<>();
       List<Double> raws = new ArrayList<>();
       List<Double> stageds = new ArrayList<>();
       for (int round = 1; round <= rounds; round++) {
-        // RIFFLE_BENCH_CACHE (e.g. /dev/shm/x) takes the local disk out of the measurement.
-        String base = System.getenv("RIFFLE_BENCH_CACHE");
-        Path cache = (base != null ? Path.of(base) : dir).resolve("cache" + round);
+        Path cache = (cacheBase != null ? cacheBase : tmp).resolve("cache" + round);
         StageOptions options =
             StageOptions.defaults().withThreads(threads).withPartBytes(partMib << 20);
         // Alternate which goes first, so neither always meets a warmer server or a busier disk.
@@ -147,7 +195,11 @@ class StagingBenchmarkTest {
           raw = rawParallelGet(s, big, threads, partMib << 20);
           rawCpu = cpuNanos() - c0;
         }
-        assertThat(rep.bytesDownloaded()).isEqualTo(total);
+        // A rate over less than every byte would be no rate of staging.
+        if (rep.bytesDownloaded() != total) {
+          throw new IllegalStateException(
+              "staging downloaded " + rep.bytesDownloaded() + " bytes, not " + total);
+        }
         double staged = rep.megabytesPerSecond();
         raws.add(raw);
         stageds.add(staged);
@@ -166,8 +218,7 @@ class StagingBenchmarkTest {
                 stageCpu / 1e9 / (total / 1e9),
                 pageCacheCpu / 1e9 / (total / 1e9),
                 rep.retries() + viaPageCache.retries(),
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                    .getSystemLoadAverage()));
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         deleteTree(cache);
       }
       ratios.sort(null);
@@ -182,16 +233,21 @@ class StagingBenchmarkTest {
               stageds.get(stageds.size() / 2),
               ratios.get(ratios.size() / 2)));
       s.fileSystem().delete(s.root(), true);
+    } finally {
+      deleteTree(tmp);
     }
     System.out.println(md);
-    Path out = Path.of(System.getenv().getOrDefault("RIFFLE_BENCH_OUT", "target/staging-bench.md"));
+    Path parent = out.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
     Files.writeString(out, md.toString());
+    return 0;
   }
 
   /** CPU time of this JVM, all threads (user and system). */
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
@@ -253,9 +309,13 @@ class StagingBenchmarkTest {
     return bytes.get() / ((System.nanoTime() - t0) / 1e9) / 1e6;
   }
 
-  private static void deleteTree(Path p) throws java.io.IOException {
+  /** Deletes a tree, the read-only files staging leaves included. */
+  static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
     try (var w = Files.walk(p)) {
-      for (Path x : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path x : w.sorted(Comparator.reverseOrder()).toList()) {
         x.toFile().setWritable(true);
         Files.deleteIfExists(x);
       }

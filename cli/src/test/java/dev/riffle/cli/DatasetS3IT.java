@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scripts/start-local-s3.sh} under a fresh prefix. Skipped when no server answers, unless {@code
  * RIFFLE_S3_REQUIRED=1}.
  */
-class DatasetS3Test {
+class DatasetS3IT {
   /** The settings {@link HadoopStorage#s3aConfiguration} makes, passed on to the commands. */
   static final List<String> S3A_KEYS =
       List.of(

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * offset, where there is one), and the chunk cache keeps nothing wrong. Skipped without the server
  * unless {@code RIFFLE_S3_REQUIRED=1}.
  */
-class LazyS3FaultTest {
+class LazyS3FaultIT {
   static final LazyOptions OPTIONS =
       LazyOptions.defaults().withChunkBytes(64 << 10).withGapBytes(64 << 10);
 
