@@ -11,7 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
@@ -86,8 +88,27 @@ final class DictionaryUnion implements AutoCloseable {
   }
 
   /** The code map of file {@code file} for a dictionary, or null if codes are kept as they are. */
-  int[] map(long encodingId, int file) {
+  private int[] map(long encodingId, int file) {
     return maps.get(encodingId)[file];
+  }
+
+  /** Rewrites the codes of a batch taken from file {@code file} into the dataset's, in place. */
+  void remap(VectorSchemaRoot part, int file) {
+    for (FieldVector v : part.getFieldVectors()) {
+      if (v.getField().getDictionary() == null) {
+        continue;
+      }
+      int[] map = map(v.getField().getDictionary().getId(), file);
+      if (map == null) {
+        continue;
+      }
+      BaseIntVector codes = (BaseIntVector) v;
+      for (int j = 0; j < v.getValueCount(); j++) {
+        if (!v.isNull(j)) {
+          codes.setWithPossibleTruncate(j, map[(int) codes.getValueAsLong(j)]);
+        }
+      }
+    }
   }
 
   DictionaryProvider provider() {
