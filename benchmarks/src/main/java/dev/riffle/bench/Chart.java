@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import javax.imageio.ImageIO;
 
 /** A grouped bar chart (log scale) of take rows/s per type per format, drawn with java.awt. */
@@ -127,11 +128,11 @@ final class Chart {
 
   private static String label(double d) {
     if (d >= 1e6) {
-      return String.format("%.0fM", d / 1e6);
+      return String.format(Locale.ROOT, "%.0fM", d / 1e6);
     }
     if (d >= 1e3) {
-      return String.format("%.0fK", d / 1e3);
+      return String.format(Locale.ROOT, "%.0fK", d / 1e3);
     }
-    return String.format("%.0f", d);
+    return String.format(Locale.ROOT, "%.0f", d);
   }
 }

@@ -209,7 +209,8 @@ public final class Compare implements Callable<Integer> {
   void run() throws Exception {
     ZonedDateTime started = ZonedDateTime.now();
     if (name == null) {
-      name = "compare-" + started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm"));
+      name =
+          "compare-" + started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm", Locale.ROOT));
     }
     canDrop = caches.contains("cold") && PageCache.SYSTEM.drop();
     if (caches.contains("cold") && !canDrop) {
@@ -225,7 +226,11 @@ public final class Compare implements Callable<Integer> {
         PeerFiles.write(dir, type, n, seed, WRITE_FORMATS, riffleOptions(), allocator);
         log(
             String.format(
-                "%s: %,d rows written in %.1f s", type, n, (System.nanoTime() - t0) / 1e9));
+                Locale.ROOT,
+                "%s: %,d rows written in %.1f s",
+                type,
+                n,
+                (System.nanoTime() - t0) / 1e9));
         Map<String, Long> sz = new LinkedHashMap<>();
         for (String f : WRITE_FORMATS) {
           sz.put(f, Files.size(PeerFiles.file(dir, type, n, f)));

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
@@ -153,6 +154,7 @@ public final class DecodeCost implements Callable<Integer> {
     double wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
       System.out.printf(
+          Locale.ROOT,
           "take  %d rows/s  %.0f cpu ns/row  %.2f allocations/batch  %.2f releases/batch%n",
           (long) (n / wall),
           cpu / (double) n,
@@ -183,6 +185,7 @@ public final class DecodeCost implements Callable<Integer> {
     wall = (System.nanoTime() - t0) / 1e9;
     if (print) {
       System.out.printf(
+          Locale.ROOT,
           "scan  %d rows/s  %.0f cpu ns/row  %.2f allocations/batch  %.2f releases/batch"
               + "  (batch %d rows)%n",
           (long) (n / wall),

@@ -480,7 +480,9 @@ public final class LoadCompare {
   }
 
   /** CPU time of this process so far, or -1 where the JVM does not say. */
-  static long cpuNanos() {
+  @dev.riffle.format.io.SuppressForbidden(
+      reason = "process CPU time has no portable API; JVMs without it report -1")
+  public static long cpuNanos() {
     java.lang.management.OperatingSystemMXBean os =
         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     return os instanceof com.sun.management.OperatingSystemMXBean sun

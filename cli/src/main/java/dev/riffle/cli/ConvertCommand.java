@@ -11,6 +11,7 @@ import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -46,6 +47,7 @@ public final class ConvertCommand implements Callable<Integer> {
   /** Prints the one-line summary of a conversion. */
   static void summary(PrintWriter out, ConvertResult r, String target, int files) {
     out.printf(
+        Locale.ROOT,
         "converted %,d rows from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f rows/s,"
             + " %.1f MB/s%n",
         r.rows(),

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -56,6 +57,7 @@ public final class DemoCommand implements Callable<Integer> {
       generate("sparse", sparse, 5_000);
       out.println();
       out.printf(
+          Locale.ROOT,
           "%-28s %8s %9s %9s %11s %10s %12s%n",
           "random take of " + take + " rows",
           "rounds",
@@ -143,6 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
       double n = rows.length;
       String counters =
           String.format(
+              Locale.ROOT,
               "%8d %9.2f %9.2f %11.0f %10s",
               stats.rounds(),
               stats.reads() / n,
@@ -169,7 +172,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
       }
       double rate = done / ((System.nanoTime() - start) / 1e9);
-      spec.commandLine().getOut().printf("%-28s %s %12.0f%n", label, counters, rate);
+      spec.commandLine().getOut().printf(Locale.ROOT, "%-28s %s %12.0f%n", label, counters, rate);
     }
   }
 

@@ -67,6 +67,7 @@ public final class ExportCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.printf(
+          Locale.ROOT,
           "exported %,d rows (%s) to %s (%s) in %.1f s: %,.0f rows/s%n",
           r.rows(),
           InspectCommand.humanBytes(r.bytesIn()),

@@ -8,6 +8,7 @@ import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -149,7 +150,7 @@ public final class InfoCommand implements Callable<Integer> {
     new TreeMap<>(m.metadata())
         .forEach((k, v) -> meta.append(meta.length() == 0 ? "" : ", ").append(k + "=" + v));
     lines.put("metadata", meta.length() == 0 ? "-" : meta.toString());
-    lines.forEach((k, v) -> out.println(String.format("%-12s%s", k, v)));
+    lines.forEach((k, v) -> out.println(String.format(Locale.ROOT, "%-12s%s", k, v)));
     out.println();
     TextTable schema = new TextTable("field", "type", "nullable");
     RiffleSchema rs = d.schema();

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.stream.Stream;
@@ -290,7 +291,7 @@ public final class H5adWriter {
       if (c == '"' || c == '\\') {
         out.append('\\').append(c);
       } else if (c < 0x20) {
-        out.append(String.format("\\u%04x", (int) c));
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
       } else {
         out.append(c);
       }

@@ -2,6 +2,7 @@ package dev.riffle.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -97,7 +98,7 @@ public record Manifest(
   public static String path(long version) {
     return DatasetLayout.VERSIONS_DIR
         + "/"
-        + String.format("%020d", version)
+        + String.format(Locale.ROOT, "%020d", version)
         + DatasetLayout.MANIFEST_SUFFIX;
   }
 }

@@ -7,6 +7,7 @@ import dev.riffle.format.write.WriterOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -98,7 +99,8 @@ public class PackedListsBenchmark {
     for (int i = 0; i < takes.length; i++) {
       takes[i] = r.longs(TAKE, 0, ROWS).toArray();
     }
-    System.out.printf("%npack=%s: %d bytes, %d bytes/row%n", pack, file.length, file.length / ROWS);
+    System.out.printf(
+        Locale.ROOT, "%npack=%s: %d bytes, %d bytes/row%n", pack, file.length, file.length / ROWS);
   }
 
   private static Field list(String name, ArrowType item) {
@@ -173,8 +175,13 @@ public class PackedListsBenchmark {
       }
     }
     System.out.printf(
+        Locale.ROOT,
         "cpu us/row, min of %d rounds: packed scan %.2f take %.2f | plain scan %.2f take %.2f%n",
-        rounds - 2, best[0][0], best[0][1], best[1][0], best[1][1]);
+        rounds - 2,
+        best[0][0],
+        best[0][1],
+        best[1][0],
+        best[1][1]);
     for (PackedListsBenchmark x : b) {
       x.tearDown();
     }

@@ -247,8 +247,7 @@ public final class StagingBenchmark implements Callable<Integer> {
 
   /** CPU time of this JVM, all threads (user and system). */
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
+    return dev.riffle.bench.LoadCompare.cpuNanos();
   }
 
   /** The same ranged reads as staging, in the same thread count, into memory only: MB/s. */

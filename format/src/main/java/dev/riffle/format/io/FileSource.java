@@ -111,6 +111,8 @@ public final class FileSource implements RandomAccessSource {
     }
   }
 
+  @SuppressForbidden(
+      reason = "O_DIRECT has no portable option; where it is refused, the caller falls back")
   private static FileChannel openChannel(Path path, boolean direct) throws IOException {
     OpenOption[] options =
         direct

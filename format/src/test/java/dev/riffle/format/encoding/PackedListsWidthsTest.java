@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.RecordInput;
-import dev.riffle.format.testing.Seeds;
+import dev.riffle.format.testing.Seed;
+import dev.riffle.format.testing.SeedExtension;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.BitSet;
@@ -18,6 +19,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every packed bit width (0 to 64) at every item width, so that each of {@link PackedLists}'s
@@ -25,12 +27,11 @@ import org.junit.jupiter.api.Test;
  * few items (no whole group) to a few thousand, read from heap and direct buffers that end flush
  * with the list (the last values are read one by one) or not.
  */
+@ExtendWith(SeedExtension.class)
 class PackedListsWidthsTest {
-  private final long seed = Seeds.seed();
-
   @Test
-  void everyBitWidthDecodes() throws Exception {
-    String where = Seeds.reproduce(PackedListsWidthsTest.class, "everyBitWidthDecodes", seed);
+  void everyBitWidthDecodes(@Seed long seed) throws Exception {
+    String where = "packed lists";
     SplittableRandom r = new SplittableRandom(seed);
     try (BufferAllocator a = new RootAllocator()) {
       for (int width : new int[] {1, 2, 4, 8}) {

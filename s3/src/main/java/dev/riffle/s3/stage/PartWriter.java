@@ -3,6 +3,7 @@ package dev.riffle.s3.stage;
 import com.sun.nio.file.ExtendedOpenOption;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.IoEngine;
+import dev.riffle.format.io.SuppressForbidden;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -42,6 +43,8 @@ final class PartWriter implements Closeable {
    * @param buffered the temporary file's ordinary channel (not closed by this writer)
    * @param buffers aligned buffers shared by the stage, or null for no O_DIRECT
    */
+  @SuppressForbidden(
+      reason = "O_DIRECT has no portable option; where it is refused, writes buffered")
   static PartWriter open(Path temp, FileChannel buffered, Aligned buffers) {
     if (buffers == null) {
       return new PartWriter(buffered, null, 1, null);

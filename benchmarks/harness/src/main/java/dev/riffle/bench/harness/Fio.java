@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,7 +42,8 @@ public final class Fio {
       if (j != null) {
         double iops = j.path("jobs").path(0).path("read").path("iops").asDouble();
         results.put("randread_4k_iops_c" + c, iops);
-        Reports.log(String.format("fio 4 KiB random read, %d threads: %,.0f IOPS", c, iops));
+        Reports.log(
+            String.format(Locale.ROOT, "fio 4 KiB random read, %d threads: %,.0f IOPS", c, iops));
       }
     }
     JsonNode j =
@@ -56,7 +58,7 @@ public final class Fio {
     if (j != null) {
       double bw = j.path("jobs").path(0).path("read").path("bw_bytes").asDouble();
       results.put("seqread_1m_bytes_per_s", bw);
-      Reports.log(String.format("fio 1 MiB sequential read: %,.0f MB/s", bw / 1e6));
+      Reports.log(String.format(Locale.ROOT, "fio 1 MiB sequential read: %,.0f MB/s", bw / 1e6));
     }
   }
 
