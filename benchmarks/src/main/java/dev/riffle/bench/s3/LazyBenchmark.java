@@ -1,5 +1,6 @@
 package dev.riffle.bench.s3;
 
+import dev.riffle.datagen.PayloadDataset;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.LocalStorage;

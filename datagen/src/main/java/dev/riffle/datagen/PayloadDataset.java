@@ -1,4 +1,4 @@
-package dev.riffle.bench.s3;
+package dev.riffle.datagen;
 
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
@@ -20,18 +20,18 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The benchmarks' dataset: an id and a random, incompressible 4 KiB payload per row, in files of
- * about a given size. The same rows as the s3 module's test datasets (TestDatasets), so that these
- * runs compare with the ones made when the benchmarks were tests.
+ * A dataset of an id and a random, incompressible 4 KiB payload per row, in files of about a given
+ * size: what staging and lazy reads move (the s3 tests and the staging benchmarks), where only the
+ * bytes matter.
  */
-final class PayloadDataset {
-  static final Schema SCHEMA =
+public final class PayloadDataset {
+  public static final Schema SCHEMA =
       new Schema(
           List.of(
               new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
               new Field("payload", FieldType.nullable(ArrowType.Binary.INSTANCE), null)));
 
-  static final int ROW_BYTES = 4096;
+  public static final int ROW_BYTES = 4096;
   private static final int BATCH_ROWS = 32;
 
   private PayloadDataset() {}
@@ -40,7 +40,7 @@ final class PayloadDataset {
    * Writes (version 1) or appends (later versions) about {@code totalBytes} of rows in files of
    * about {@code fileBytes}, and returns the published manifest.
    */
-  static Manifest write(Storage storage, long totalBytes, long fileBytes, long seed)
+  public static Manifest write(Storage storage, long totalBytes, long fileBytes, long seed)
       throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     // Small pages and no zstd (the payload is random): files end near the target size, quickly.
