@@ -199,9 +199,9 @@ public final class ScanCursor implements AutoCloseable {
    * #WIDE_ROW_BYTES} bytes per row read several pages at once): up to {@code reads} reads ahead of
    * the one in use, each of consecutive pages spanning at most {@code readBytes} bytes (or one
    * larger page; less when {@code (reads + 1) × readBytes} for every scanned column would pass
-   * {@value #DEFAULT_MEMORY_BYTES}, or the system property {@code riffle.scan.memoryBytes}). {@code
-   * reads = 0} turns read-ahead off: each page is then read on its own when it is needed. Applies
-   * from the next read on; call it before the first batch to size the buffers once.
+   * {@value #DEFAULT_MEMORY_BYTES}). {@code reads = 0} turns read-ahead off: each page is then read
+   * on its own when it is needed. Applies from the next read on; call it before the first batch to
+   * size the buffers once.
    *
    * @return this cursor
    */
