@@ -65,6 +65,11 @@ import picocli.CommandLine.Option;
  * Writes NAME.md, NAME.json and NAME.png (samples/s against m_eff/m) under --out. The Parquet copy
  * is written from the dataset first if FILE does not exist and the baseline runs ({@code
  * --baseline-rounds 0} skips both).
+ *
+ * <p>Why this file is long: it is one benchmark run end to end (its options, the grid of Riffle
+ * settings, the Parquet shuffle-buffer baseline, the sequential reference and the report), and each
+ * part is only meaningful beside the others; the measuring itself is in the loader and in {@link
+ * ParquetShuffleBuffer}.
  */
 public final class LoadCompare {
   private LoadCompare() {}

@@ -65,6 +65,11 @@ import picocli.CommandLine.Option;
  *     [--types u64,...] [--rows TYPE=N,...] [--concurrency 1,16] [--take 256] [--seconds 2]
  *     [--cache cold,warm] [--seed 1] [--name compare-lance-DATE]
  * </pre>
+ *
+ * <p>Why this file is long: it lives in its own Maven build (lance-core pins Arrow 15), so it cannot
+ * use the benchmarks module's peers or writers; it holds the Lance writer, the Lance taker and
+ * scanner, and the merge with Riffle's figures in one place. The measuring protocol itself is the
+ * shared harness ({@code benchmarks/harness}).
  */
 @Command(
     name = "LanceCompare",
