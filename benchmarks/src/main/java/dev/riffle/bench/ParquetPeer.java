@@ -172,6 +172,8 @@ final class ParquetPeer implements Peer {
     }
 
     @Override
+    // Parquet (or Spark) still calls this override; its replacement is not in the version we use
+    @SuppressWarnings("deprecation")
     protected WriteSupport<Integer> getWriteSupport(Configuration conf) {
       return support;
     }
@@ -190,6 +192,8 @@ final class ParquetPeer implements Peer {
     }
 
     @Override
+    // Parquet (or Spark) still calls this override; its replacement is not in the version we use
+    @SuppressWarnings("deprecation")
     public WriteContext init(Configuration configuration) {
       return new WriteContext(schema, new HashMap<>());
     }

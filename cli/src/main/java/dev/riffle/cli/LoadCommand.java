@@ -155,6 +155,8 @@ public final class LoadCommand implements Callable<Integer> {
   boolean direct;
 
   @Override
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
     // Pinned before the dataset is opened, and unpinned after it is closed.

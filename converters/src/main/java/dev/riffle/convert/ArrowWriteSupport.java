@@ -42,6 +42,8 @@ final class ArrowWriteSupport extends WriteSupport<Integer> {
   }
 
   @Override
+  // Parquet (or Spark) still calls this override; its replacement is not in the version we use
+  @SuppressWarnings("deprecation")
   public WriteContext init(org.apache.hadoop.conf.Configuration configuration) {
     return new WriteContext(schema, new HashMap<>());
   }
@@ -102,7 +104,7 @@ final class ArrowWriteSupport extends WriteSupport<Integer> {
     if (v instanceof BaseListVector) {
       BaseListVector l = (BaseListVector) v;
       GroupType repeated = t.asGroupType().getType(0).asGroupType();
-      FieldVector data = (FieldVector) l.getChildrenFromFields().get(0);
+      FieldVector data = l.getChildrenFromFields().get(0);
       boolean isMap = v.getField().getType() instanceof ArrowType.Map;
       consumer.startGroup();
       consumer.startField(repeated.getName(), 0);

@@ -156,6 +156,8 @@ public final class Exporter {
     }
 
     @Override
+    // Parquet (or Spark) still calls this override; its replacement is not in the version we use
+    @SuppressWarnings("deprecation")
     protected WriteSupport<Integer> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
       return support;
     }

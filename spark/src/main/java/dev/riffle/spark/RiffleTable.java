@@ -41,6 +41,8 @@ final class RiffleTable implements SupportsRead, SupportsWrite {
   }
 
   @Override
+  // Parquet (or Spark) still calls this override; its replacement is not in the version we use
+  @SuppressWarnings("deprecation")
   public StructType schema() {
     return schema;
   }

@@ -183,6 +183,8 @@ public final class LazyBenchmark implements Callable<Integer> {
     return rows;
   }
 
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   private static void loaderRow(
       StringBuilder md, String mode, Storage s, int batches, long t0, LazyStats stats)
       throws IOException {
@@ -217,6 +219,7 @@ public final class LazyBenchmark implements Callable<Integer> {
     }
   }
 
+  @SuppressWarnings({"try"})
   private static void row(
       StringBuilder md, String mode, Storage s, long[][] rows, long t0, LazyStats stats)
       throws IOException {

@@ -294,7 +294,7 @@ final class CscRows implements SparseRows {
   public void fill(ListVector indexList, ListVector valueList, long start, int n)
       throws IOException {
     IntVector iv = (IntVector) indexList.getDataVector();
-    FieldVector vv = (FieldVector) valueList.getDataVector();
+    FieldVector vv = valueList.getDataVector();
     int[] lengths = new int[n];
     int at = 0;
     for (int i = 0; i < n; i++) {

@@ -73,7 +73,7 @@ final class CsrRows implements SparseRows {
     Object idx = Hdf.slice(indices, p[0], count);
     Object val = Hdf.slice(data, p[0], count);
     IntVector iv = (IntVector) indexList.getDataVector();
-    FieldVector vv = (FieldVector) valueList.getDataVector();
+    FieldVector vv = valueList.getDataVector();
     int[] lengths = new int[n];
     for (int i = 0; i < n; i++) {
       int from = (int) (p[i] - p[0]);

@@ -49,7 +49,7 @@ final class DenseRows implements SparseRows {
   public void fill(ListVector indexList, ListVector valueList, long start, int n) {
     Object a = Hdf.rows(data, start, n);
     IntVector iv = (IntVector) indexList.getDataVector();
-    FieldVector vv = (FieldVector) valueList.getDataVector();
+    FieldVector vv = valueList.getDataVector();
     int[] lengths = new int[n];
     int at = 0;
     for (int i = 0; i < n; i++) {

@@ -55,7 +55,7 @@ final class MatrixColumn extends Column {
   @Override
   void fill(FieldVector v, long start, int n) {
     FixedSizeListVector list = (FixedSizeListVector) v;
-    FieldVector items = (FieldVector) list.getDataVector();
+    FieldVector items = list.getDataVector();
     Object a = Hdf.rows(data, start, n);
     int total = n * width;
     for (int k = 0; k < total; k++) {

@@ -141,7 +141,9 @@ public final class ScanCursor implements AutoCloseable {
     this.pageBuffers = new ByteBuffer[columns.length];
     this.current = new PageFetch[columns.length];
     this.direct = reader.source().prefersDirectBuffers();
-    this.ahead = new ArrayDeque[columns.length];
+    @SuppressWarnings({"unchecked", "rawtypes"}) // Java has no generic array creation.
+    ArrayDeque<PageFetch>[] queues = new ArrayDeque[columns.length];
+    this.ahead = queues;
     for (int c = 0; c < columns.length; c++) {
       ahead[c] = new ArrayDeque<>();
     }

@@ -45,6 +45,8 @@ final class SectorDecoder {
     this.listItemWidth = listItemWidth;
   }
 
+  // LISTS in a column that cannot hold them falls through to "unknown codec"
+  @SuppressWarnings("fallthrough")
   void decodeSector(
       PageInfo page,
       int s,

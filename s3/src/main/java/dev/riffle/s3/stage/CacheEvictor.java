@@ -120,6 +120,8 @@ public final class CacheEvictor {
    * @throws IOException if pinned and kept blobs leave too little to evict (nothing is evicted
    *     then)
    */
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   public Result makeRoom(
       long incomingBytes, CacheLimit limit, long freeFloorBytes, Set<String> keep)
       throws IOException {

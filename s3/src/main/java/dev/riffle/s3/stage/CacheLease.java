@@ -37,6 +37,8 @@ public final class CacheLease implements Closeable {
   }
 
   /** Pins {@code sha256s}, present or still to be downloaded. */
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   static CacheLease acquire(CacheLayout layout, Collection<String> sha256s) throws IOException {
     try (CacheLocks.Held lock = CacheLocks.lock(layout.evictLock())) {
       return write(layout, sha256s, null);
@@ -48,6 +50,8 @@ public final class CacheLease implements Closeable {
    * {@link StageReport#view()}) and marks them used now for LRU; empty if the view is not complete
    * (never staged, interrupted, or evicted: stage it again).
    */
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   public static Optional<CacheLease> pinView(Path view) throws IOException {
     Path real = view.toRealPath();
     Path cache =

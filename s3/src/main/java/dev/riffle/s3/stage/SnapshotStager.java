@@ -93,6 +93,8 @@ public final class SnapshotStager {
    * @throws NoSuchFileException if the version, or an object its manifest names, is missing
    * @throws IOException if the cache disk is full or reads keep failing after retries
    */
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   public StageReport stage(Storage storage, long version, StageListener listener)
       throws IOException {
     long t0 = System.nanoTime();
@@ -255,6 +257,8 @@ public final class SnapshotStager {
   }
 
   /** True if this call downloaded the blob, false if it was there (or appeared while waiting). */
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   private boolean ensureBlob(
       Storage storage, BlobDownloader.Wanted w, BlobDownloader downloader, AtomicLong progress)
       throws IOException {
@@ -293,6 +297,8 @@ public final class SnapshotStager {
     return true;
   }
 
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   private void buildView(
       Path view, Manifest m, byte[] manifestBytes, String manifestSha, String source)
       throws IOException {
