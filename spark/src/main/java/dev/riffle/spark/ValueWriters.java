@@ -64,6 +64,9 @@ import org.apache.spark.sql.types.VarcharType;
  * column and nested field, chosen once, that copies a value from a Spark row or array into an Arrow
  * vector, converting it to the dataset's type where Spark has no such type (checked, naming the
  * column and value when it does not fit).
+ *
+ * <p>Why this file is long: it is one small writer per Spark type, each a few lines, and the table
+ * that chooses among them; they read best side by side.
  */
 final class ValueWriters {
   private ValueWriters() {}

@@ -28,6 +28,9 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * Unused bits in the last word of either bit array are zero.
+ *
+ * <p>Why this file is long: the encoder, the serialized form with its checks, and the select and
+ * search operations share one bit layout; split apart, each half would have to restate it.
  */
 public final class EliasFano {
 

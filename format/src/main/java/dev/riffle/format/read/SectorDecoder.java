@@ -16,6 +16,10 @@ import java.util.zip.CRC32C;
  * Decodes rows of one column's SECTORS pages (FORMAT.md §5.1): checks each sector (CRC32C, header)
  * once per thread and buffer, inflates compressed sectors, and decodes FLAT, FOR, RECORDS and LISTS
  * values into the target vectors.
+ *
+ * <p>Why this file is a little long: the per-thread memo of the last checked sector, the inflate
+ * and the four codecs' decoding share the sector's parsed header; they change together with
+ * FORMAT.md §5.1.
  */
 final class SectorDecoder {
   private final String resource;
