@@ -3,7 +3,7 @@ package dev.riffle.cli;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
-import dev.riffle.s3.HadoopStorage;
+import dev.riffle.hadoop.HadoopStorage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,11 +1,11 @@
 package dev.riffle.cli;
 
 import dev.riffle.dataset.storage.Storage;
-import dev.riffle.s3.stage.CacheLimit;
-import dev.riffle.s3.stage.SnapshotStager;
-import dev.riffle.s3.stage.StageListener;
-import dev.riffle.s3.stage.StageOptions;
-import dev.riffle.s3.stage.StageReport;
+import dev.riffle.stage.CacheLimit;
+import dev.riffle.stage.SnapshotStager;
+import dev.riffle.stage.StageListener;
+import dev.riffle.stage.StageOptions;
+import dev.riffle.stage.StageReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.riffle.cli;
 
-import dev.riffle.s3.stage.CacheLayout;
-import dev.riffle.s3.stage.CacheLease;
+import dev.riffle.stage.CacheLayout;
+import dev.riffle.stage.CacheLease;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * {@link CacheLayout}): the view is pinned for the whole run, so that no other process's eviction
  * removes a file before it is opened.
  *
- * <p>It publishes no {@link dev.riffle.s3.stage.CachePlan}: every blob of the view is pinned, and a
+ * <p>It publishes no {@link dev.riffle.stage.CachePlan}: every blob of the view is pinned, and a
  * plan only orders blobs that may be evicted, so it would change nothing. Plans are for a process
  * that will read a staged snapshot without holding it yet (Java API: {@code CachePlan.publish} with
  * {@code Loader.upcomingFiles}).

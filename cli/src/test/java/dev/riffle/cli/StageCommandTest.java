@@ -118,7 +118,7 @@ class StageCommandTest {
         .contains("(" + largest + " bytes)");
     assertThat(Files.list(cache.resolve("blobs")).count()).isZero();
 
-    // Eviction order itself is tested in the s3 module (CacheEvictionTest); here the wiring.
+    // Eviction order itself is tested in the stage module (CacheEvictionTest); here the wiring.
     Cli.Result a =
         Cli.ok(
             "stage",

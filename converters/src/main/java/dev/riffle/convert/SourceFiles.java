@@ -1,6 +1,6 @@
 package dev.riffle.convert;
 
-import dev.riffle.s3.HadoopStorage;
+import dev.riffle.hadoop.HadoopStorage;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;

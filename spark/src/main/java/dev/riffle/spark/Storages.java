@@ -2,7 +2,7 @@ package dev.riffle.spark;
 
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
-import dev.riffle.s3.HadoopStorage;
+import dev.riffle.hadoop.HadoopStorage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

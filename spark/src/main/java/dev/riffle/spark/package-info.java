@@ -4,7 +4,7 @@
  * pruning; {@code df.write.format("riffle")} has each task write whole data files and the driver
  * publish one new manifest version from them, atomically, or nothing at all. Datasets live at local
  * paths or on any Hadoop file system the session is configured for ({@code s3a:}, {@code hdfs:}),
- * through {@code dev.riffle.s3.HadoopStorage}. The type mapping lives in {@link
+ * through {@code dev.riffle.hadoop.HadoopStorage}. The type mapping lives in {@link
  * dev.riffle.spark.SparkTypes}.
  */
 package dev.riffle.spark;

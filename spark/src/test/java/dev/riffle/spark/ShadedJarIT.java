@@ -2,8 +2,8 @@ package dev.riffle.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.s3.HadoopStorage;
-import dev.riffle.s3.stage.LocalS3;
+import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.testing.LocalS3;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,9 +45,9 @@ class ShadedJarIT {
               "dev/riffle/dataset/Dataset.class",
               "dev/riffle/dataset/write/DatasetWriter.class",
               "dev/riffle/dataset/write/DatasetCommit.class",
-              "dev/riffle/s3/HadoopStorage.class",
-              "dev/riffle/s3/HadoopSource.class",
-              "dev/riffle/s3/S3aConditionalCreate.class",
+              "dev/riffle/hadoop/HadoopStorage.class",
+              "dev/riffle/hadoop/HadoopSource.class",
+              "dev/riffle/hadoop/S3aConditionalCreate.class",
               "dev/riffle/shaded/org/roaringbitmap/longlong/Roaring64Bitmap.class");
       for (String prefix :
           List.of(
@@ -58,8 +58,8 @@ class ShadedJarIT {
               "com/amazonaws/",
               "org/apache/commons/",
               "org/apache/http/",
-              "dev/riffle/s3/stage/",
-              "dev/riffle/s3/lazy/",
+              "dev/riffle/hadoop/stage/",
+              "dev/riffle/hadoop/lazy/",
               "org/apache/parquet/",
               "com/fasterxml/",
               "com/github/luben/",

@@ -1,6 +1,6 @@
 package dev.riffle.bench.s3;
 
-import dev.riffle.s3.HadoopStorage;
+import dev.riffle.hadoop.HadoopStorage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,0 +1,395 @@
+package dev.riffle.hadoop;
+
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.io.RandomAccessSource;
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.util.functional.FutureIO;
+
+/**
+ * A dataset under a Hadoop {@link FileSystem} root: {@code s3a://bucket/prefix}, {@code
+ * hdfs://nn/dir}, {@code file:///dir}, or any other scheme on the class path.
+ *
+ * <p>{@link #createIfAbsent} is atomic per scheme:
+ *
+ * <ul>
+ *   <li>{@code s3a}: a conditional PUT ({@code If-None-Match: *}) through {@code
+ *       createFile().overwrite(false).must("fs.option.create.conditional.overwrite", true)}; the
+ *       loser's {@code close()} gets 412. Only single PUTs are conditional (Ceph 16 ignores the
+ *       condition on multipart uploads), so content must be smaller than {@code
+ *       fs.s3a.multipart.size}.
+ *   <li>{@code file}: {@link LocalStorage#createIfAbsent} on the same directory: a synced temporary
+ *       file hard-linked to the target ({@code link(2)} fails if the target exists).
+ *   <li>anything else: {@code create(path, false)}, atomic on HDFS (the NameNode decides). The file
+ *       is visible, possibly partial, until the stream is closed.
+ * </ul>
+ *
+ * <p>The storage owns its {@code FileSystem} instance ({@link FileSystem#newInstance}, not the
+ * shared cache) and closes it in {@link #close}. On {@code file:} it uses the raw local file
+ * system, so no {@code .crc} side files are written or expected, as with {@code LocalStorage}.
+ */
+public final class HadoopStorage implements Storage {
+  /** Hadoop's option that turns {@code createFile().overwrite(false)} into a conditional PUT. */
+  static final String CONDITIONAL_OVERWRITE = "fs.option.create.conditional.overwrite";
+
+  static final String READ_POLICY = "fs.option.openfile.read.policy";
+  static final String MULTIPART_SIZE = "fs.s3a.multipart.size";
+  static final long DEFAULT_MULTIPART_SIZE = 64L << 20;
+
+  /**
+   * Bytes between two ranges of one {@code readRanges} call worth reading through to save a request
+   * (default 1 MiB on object stores, 16 KiB on {@code file:}).
+   */
+  public static final String COALESCE_GAP = "riffle.read.coalesce.gap";
+
+  /** Largest fetch that {@code readRanges} builds by joining ranges (default 16 MiB). */
+  public static final String COALESCE_MAX = "riffle.read.coalesce.max";
+
+  /**
+   * S3A's limit on the GETs one {@code readVectored} call runs at once; its default (4) is raised
+   * to 16 unless set, since a take's ranges are few and small.
+   */
+  static final String VECTORED_ACTIVE_READS = "fs.s3a.vectored.active.ranged.reads";
+
+  /** Environment variables read by {@link #fromEnvironment()}. */
+  public static final String ENV_ENDPOINT = "RIFFLE_S3_ENDPOINT";
+
+  public static final String ENV_REGION = "RIFFLE_S3_REGION";
+  public static final String ENV_ACCESS_KEY = "RIFFLE_S3_ACCESS_KEY";
+  public static final String ENV_SECRET_KEY = "RIFFLE_S3_SECRET_KEY";
+
+  private final FileSystem fs;
+  private final FileSystem ops;
+  private final Path root;
+  private final boolean local;
+  private final boolean s3a;
+  private final RangeCoalescing coalescing;
+
+  /**
+   * The same root as a {@link LocalStorage} on {@code file:}, whose {@code createIfAbsent} (synced
+   * temporary file hard-linked to the target) this storage uses; null on other schemes.
+   */
+  private final LocalStorage localStorage;
+
+  /**
+   * Opens the file system of {@code rootUri} (a new instance owned by this storage).
+   *
+   * @param rootUri the dataset root, e.g. {@code s3a://bucket/prefix}; a path without a scheme is
+   *     resolved against {@code fs.defaultFS}
+   */
+  public HadoopStorage(String rootUri, Configuration conf) throws IOException {
+    Path path = new Path(rootUri);
+    Configuration c = new Configuration(conf);
+    c.setIfUnset(VECTORED_ACTIVE_READS, "16");
+    this.fs = FileSystem.newInstance(path.toUri(), c);
+    try {
+      this.root = fs.makeQualified(path);
+      this.local = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+      this.coalescing =
+          new RangeCoalescing(
+              c.getLongBytes(
+                  COALESCE_GAP,
+                  local ? RangeCoalescing.DEFAULT_LOCAL_GAP : RangeCoalescing.DEFAULT_REMOTE_GAP),
+              c.getLongBytes(COALESCE_MAX, RangeCoalescing.DEFAULT_MAX));
+      this.ops = fs instanceof LocalFileSystem ? ((FilterFileSystem) fs).getRawFileSystem() : fs;
+      this.s3a = "s3a".equalsIgnoreCase(fs.getScheme());
+      this.localStorage = local ? new LocalStorage(new File(root.toUri()).toPath()) : null;
+    } catch (RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens {@code uri} with {@link #fromEnvironment()} plus {@code extraConf} (Hadoop keys, e.g.
+   * {@code fs.s3a.endpoint}), which win.
+   */
+  public static HadoopStorage open(String uri, Map<String, String> extraConf) throws IOException {
+    Configuration conf = fromEnvironment();
+    extraConf.forEach(conf::set);
+    return new HadoopStorage(uri, conf);
+  }
+
+  /**
+   * The S3A settings for an S3-compatible endpoint (Ceph RGW, MinIO) on top of the default Hadoop
+   * configuration: endpoint and region, path-style access, TLS only for an {@code https://}
+   * endpoint, the unsigned-payload signer (Ceph 16 over http rejects 0-byte PUTs signed with the
+   * SDK's default streaming signature), the classic input stream (3.5.0's default "analytics"
+   * stream caches blocks across streams), and static credentials. Null arguments leave Hadoop's
+   * settings alone: no endpoint means AWS, no keys means the default credential chain.
+   */
+  public static Configuration s3aConfiguration(
+      String endpoint, String region, String accessKey, String secretKey) {
+    Configuration conf = new Configuration();
+    applyS3a(conf, endpoint, region, accessKey, secretKey);
+    return conf;
+  }
+
+  /**
+   * The default Hadoop configuration ({@code core-site.xml} from the class path, plus {@code
+   * core-site.xml}/{@code hdfs-site.xml} in {@code $HADOOP_CONF_DIR}) with the S3A settings of
+   * {@link #s3aConfiguration} for whichever of {@code RIFFLE_S3_ENDPOINT}, {@code
+   * RIFFLE_S3_REGION}, {@code RIFFLE_S3_ACCESS_KEY} and {@code RIFFLE_S3_SECRET_KEY} are set.
+   */
+  public static Configuration fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  static Configuration fromEnvironment(Map<String, String> env) {
+    Configuration conf = new Configuration();
+    String confDir = blankToNull(env.get("HADOOP_CONF_DIR"));
+    if (confDir != null) {
+      for (String name : new String[] {"core-site.xml", "hdfs-site.xml"}) {
+        File f = new File(confDir, name);
+        if (f.isFile()) {
+          conf.addResource(new Path(f.toURI()));
+        }
+      }
+    }
+    String endpoint = blankToNull(env.get(ENV_ENDPOINT));
+    String region = blankToNull(env.get(ENV_REGION));
+    String accessKey = blankToNull(env.get(ENV_ACCESS_KEY));
+    String secretKey = blankToNull(env.get(ENV_SECRET_KEY));
+    if (endpoint != null || region != null || accessKey != null || secretKey != null) {
+      applyS3a(conf, endpoint, region, accessKey, secretKey);
+    }
+    return conf;
+  }
+
+  static void applyS3a(
+      Configuration conf, String endpoint, String region, String accessKey, String secretKey) {
+    if (endpoint != null) {
+      conf.set("fs.s3a.endpoint", endpoint);
+      conf.setBoolean("fs.s3a.path.style.access", true);
+      String lower = endpoint.toLowerCase(java.util.Locale.ROOT);
+      if (lower.startsWith("https://")) {
+        conf.setBoolean("fs.s3a.connection.ssl.enabled", true);
+      } else if (lower.startsWith("http://")) {
+        conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
+      }
+      conf.set("fs.s3a.signing-algorithm", "AWS4UnsignedPayloadSignerType");
+    }
+    if (region != null) {
+      conf.set("fs.s3a.endpoint.region", region);
+    }
+    conf.set("fs.s3a.input.stream.type", "classic");
+    if (accessKey != null && secretKey != null) {
+      conf.set(
+          "fs.s3a.aws.credentials.provider",
+          "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+      conf.set("fs.s3a.access.key", accessKey);
+      conf.set("fs.s3a.secret.key", secretKey);
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  /** The file system (owned by this storage). */
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  /** The qualified root path. */
+  public Path root() {
+    return root;
+  }
+
+  Path resolve(String path) {
+    if (path.startsWith("/") || path.contains("..") || path.contains("\\")) {
+      throw new IllegalArgumentException(uri() + ": not a relative dataset path: " + path);
+    }
+    return path.isEmpty() ? root : new Path(root, path);
+  }
+
+  @Override
+  public String uri() {
+    return root.toString();
+  }
+
+  private FileStatus status(Path p) throws IOException {
+    try {
+      return ops.getFileStatus(p);
+    } catch (FileNotFoundException e) {
+      throw noSuchFile(p, e);
+    }
+  }
+
+  private FileStatus fileStatus(Path p) throws IOException {
+    FileStatus st = status(p);
+    if (!st.isFile()) {
+      throw new IOException(p + ": is a directory, not an object");
+    }
+    return st;
+  }
+
+  private static NoSuchFileException noSuchFile(Path p, IOException cause) {
+    NoSuchFileException e = new NoSuchFileException(p.toString());
+    e.initCause(cause);
+    return e;
+  }
+
+  private FSDataInputStream openStream(Path p, FileStatus st, String policy) throws IOException {
+    try {
+      return FutureIO.awaitFuture(
+          ops.openFile(p)
+              .withFileStatus(st)
+              .opt(READ_POLICY, policy)
+              .opt("fs.option.openfile.length", Long.toString(st.getLen()))
+              .build());
+    } catch (FileNotFoundException e) {
+      throw noSuchFile(p, e);
+    }
+  }
+
+  /** An object opened for random reads: its name, stream and length. */
+  public record OpenedObject(String name, FSDataInputStream stream, long length) {}
+
+  /**
+   * Opens an object for random reads and returns the stream itself, for sources that read it their
+   * own way (e.g. {@code readVectored} in the lazy chunk cache). The caller closes the stream.
+   *
+   * @throws NoSuchFileException if it does not exist
+   */
+  public OpenedObject openStream(String path) throws IOException {
+    Path p = resolve(path);
+    FileStatus st = fileStatus(p);
+    return new OpenedObject(p.toString(), openStream(p, st, "random"), st.getLen());
+  }
+
+  @Override
+  public RandomAccessSource open(String path) throws IOException {
+    Path p = resolve(path);
+    FileStatus st = fileStatus(p);
+    return new HadoopSource(
+        p.toString(), openStream(p, st, "random"), st.getLen(), !local, coalescing);
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    return ops.create(resolve(path), true);
+  }
+
+  @Override
+  public void createIfAbsent(String path, byte[] content) throws IOException {
+    Path p = resolve(path);
+    if (local) {
+      try {
+        localStorage.createIfAbsent(path, content);
+      } catch (FileAlreadyExistsException e) {
+        // Name the object by this storage's URI, as on every other scheme.
+        throw alreadyExists(p, e);
+      }
+    } else if (s3a) {
+      S3aConditionalCreate.createIfAbsent(ops, p, content);
+    } else {
+      try (FSDataOutputStream out = ops.create(p, false)) {
+        out.write(content);
+      } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+        throw alreadyExists(p, e);
+      }
+    }
+  }
+
+  static FileAlreadyExistsException alreadyExists(Path p, Throwable cause) {
+    FileAlreadyExistsException e = new FileAlreadyExistsException(p.toString());
+    e.initCause(cause);
+    return e;
+  }
+
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    Path p = resolve(path);
+    FileStatus st = fileStatus(p);
+    long len = st.getLen();
+    if (len > Integer.MAX_VALUE - 8) {
+      throw new IOException(p + ": too large to read into memory (" + len + " bytes)");
+    }
+    byte[] bytes = new byte[(int) len];
+    if (len > 0) {
+      try (FSDataInputStream in = openStream(p, st, "whole-file")) {
+        in.readFully(bytes);
+      }
+    }
+    return bytes;
+  }
+
+  @Override
+  public List<String> list(String directory) throws IOException {
+    Path dir = resolve(directory);
+    FileStatus[] statuses;
+    try {
+      statuses = ops.listStatus(dir);
+    } catch (FileNotFoundException e) {
+      return List.of();
+    }
+    String dirPath = dir.toUri().getPath();
+    List<String> names = new ArrayList<>();
+    for (FileStatus st : statuses) {
+      Path parent = st.getPath().getParent();
+      // listStatus of a file returns the file itself: not a directory, so no children.
+      if (st.isFile() && parent != null && samePath(parent.toUri().getPath(), dirPath)) {
+        names.add(st.getPath().getName());
+      }
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  private static boolean samePath(String a, String b) {
+    return stripSlash(a).equals(stripSlash(b));
+  }
+
+  private static String stripSlash(String s) {
+    return s.endsWith("/") && s.length() > 1 ? s.substring(0, s.length() - 1) : s;
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    try {
+      ops.getFileStatus(resolve(path));
+      return true;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    return fileStatus(resolve(path)).getLen();
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    ops.delete(resolve(path), false);
+  }
+
+  @Override
+  public void close() throws IOException {
+    fs.close();
+  }
+
+  @Override
+  public String toString() {
+    return "HadoopStorage[" + uri() + "]";
+  }
+}
