@@ -139,7 +139,7 @@ class TakeScanTest {
     JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", path, "--json").out());
     // Written with the default options: its list of atomic numbers (non-null integers) may hold
     // LISTS sectors and packed records: every feature is format 1.0 (spec/CHANGES.md).
-    assertThat(info.get("formatVersion").asText()).isEqualTo("1.0");
+    assertThat(info.get("formatVersion").asText()).isEqualTo("1.4");
     List<String> fields = new ArrayList<>();
     info.get("schema").forEach(f -> fields.add(f.get("name").asText()));
     assertThat(fields).containsExactly("positions", "forces", "numbers", "energy");

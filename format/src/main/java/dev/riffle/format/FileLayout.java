@@ -24,10 +24,20 @@ public final class FileLayout {
   /** "RIFFLE", then 0x00 and 0x1A so that text tools and truncation show up as a bad magic. */
   public static final byte[] MAGIC = "RIFFLE\0\u001a".getBytes(StandardCharsets.ISO_8859_1);
 
-  /** The version every file is written with, and the only one readers read (spec/CHANGES.md). */
+  /** The version every file is written with (spec/CHANGES.md); readers also read 1.0. */
   public static final int VERSION_MAJOR = 1;
 
-  public static final int VERSION_MINOR = 0;
+  public static final int VERSION_MINOR = 4;
+
+  /** The minor versions of {@link #VERSION_MAJOR} this reader reads (spec/CHANGES.md). */
+  public static boolean readable(Version v) {
+    return v.major() == VERSION_MAJOR && (v.minor() == 0 || v.minor() == VERSION_MINOR);
+  }
+
+  /** Whether zipped pages of a file of version {@code v} carry record CRCs (1.4 on). */
+  public static boolean hasRecordCrcs(Version v) {
+    return v.minor() >= 4;
+  }
 
   /**
    * Minor versions 1 to this one were drafts of 1.0 written by builds of this repository before

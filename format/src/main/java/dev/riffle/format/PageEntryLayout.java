@@ -6,7 +6,7 @@ package dev.riffle.format;
  *
  * <pre>
  *   0  u64 offset        8  u64 byteLength    16 u64 firstRow    24 u32 rowCount
- *   28 u8  layout        29 u8  flags (bit0: has nulls)           30 u16 reserved (0)
+ *   28 u8  layout        29 u8  flags (bit0: has nulls, bit1: record CRCs)  30 u16 reserved (0)
  *   32 u32 crc32c of the page's bytes          36 u32 slotWidth (ZIP_FIXED, else 0)
  *   40 u32 indexLength   44 u32 reserved (0)
  * </pre>
@@ -18,6 +18,13 @@ public final class PageEntryLayout {
 
   /** Flag bit: some row of the page is null. */
   public static final int FLAG_HAS_NULLS = 1;
+
+  /**
+   * Flag bit (format 1.4): every ZIP_FIXED slot, and every valid ZIP_VAR record, ends with a CRC32C
+   * of its other bytes ({@link ZipLayout#RECORD_CRC_BYTES}), so that a take verifies each record it
+   * decodes without reading the whole page. Set on every zipped page of a 1.4 file and on no other.
+   */
+  public static final int FLAG_RECORD_CRC = 2;
 
   /**
    * One page entry as stored.
@@ -40,6 +47,10 @@ public final class PageEntryLayout {
     public boolean hasNulls() {
       return (flags & FLAG_HAS_NULLS) != 0;
     }
+
+    public boolean recordCrcs() {
+      return (flags & FLAG_RECORD_CRC) != 0;
+    }
   }
 
   /** Appends one entry. */
@@ -61,10 +72,18 @@ public final class PageEntryLayout {
    * Reads entry {@code page} of column {@code column} at the cursor and checks it: reserved bits
    * zero, the page starts on a sector boundary at or after {@code minOffset} (the end of the page
    * before it) and ends inside a file of {@code fileLength} bytes, its rows start at {@code
-   * firstRow}, its layout is known, and a fixed-slot page's slots fill it exactly.
+   * firstRow}, its layout is known, a fixed-slot page's slots fill it exactly, and {@link
+   * #FLAG_RECORD_CRC} is set exactly on the zipped pages of a file whose version has record CRCs
+   * ({@code recordCrcs}; in older files the bit is reserved).
    */
   public static PageEntry read(
-      RecordInput in, int page, String column, long firstRow, long minOffset, long fileLength)
+      RecordInput in,
+      int page,
+      String column,
+      long firstRow,
+      long minOffset,
+      long fileLength,
+      boolean recordCrcs)
       throws CorruptFileException {
     long entryAt = in.fileOffset();
     long pageOffset = in.i64();
@@ -78,7 +97,8 @@ public final class PageEntryLayout {
     int slot = in.i32();
     int indexLength = in.i32();
     int reserved2 = in.i32();
-    if (reserved != 0 || reserved2 != 0 || (flags & ~FLAG_HAS_NULLS) != 0) {
+    int known = FLAG_HAS_NULLS | (recordCrcs ? FLAG_RECORD_CRC : 0);
+    if (reserved != 0 || reserved2 != 0 || (flags & ~known) != 0) {
       throw in.corruptAt(entryAt, "non-zero reserved bits in page entry");
     }
     if (entryFirstRow != firstRow
@@ -99,10 +119,21 @@ public final class PageEntryLayout {
     if (layout < ColumnLayout.LAYOUT_SECTORS || layout > ColumnLayout.LAYOUT_ZIP_VAR) {
       throw in.corruptAt(entryAt, "unknown page layout " + layout);
     }
+    boolean zipped = layout != ColumnLayout.LAYOUT_SECTORS;
+    if (recordCrcs && zipped != ((flags & FLAG_RECORD_CRC) != 0)) {
+      throw in.corruptAt(
+          entryAt,
+          "page "
+              + page
+              + " of column '"
+              + column
+              + "': the record-CRC flag must be set on zipped pages only");
+    }
+    int crcBytes = (flags & FLAG_RECORD_CRC) != 0 ? ZipLayout.RECORD_CRC_BYTES : 0;
     if (layout == ColumnLayout.LAYOUT_ZIP_FIXED
-        && (slot <= 0
+        && (slot <= crcBytes
             || (long) slot * rows != pageBytes
-            || ((flags & FLAG_HAS_NULLS) != 0 && slot < 2))) {
+            || ((flags & FLAG_HAS_NULLS) != 0 && slot < 2 + crcBytes))) {
       throw in.corruptAt(entryAt, "bad fixed slot width " + slot);
     }
     return new PageEntry(

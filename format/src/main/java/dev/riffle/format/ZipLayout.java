@@ -8,6 +8,10 @@ package dev.riffle.format;
  * ZIP_FIXED slot (slotWidth bytes): [u8 control, if the page has nulls][record, slotWidth - 1 or
  *           slotWidth bytes; zeros for a null row]
  * ZIP_VAR record: u8 control, then the payload (absent for a null row)
+ * record CRC (pages flagged PageEntryLayout.FLAG_RECORD_CRC, every zipped page of a 1.4 file): a
+ *          slot's last 4 bytes are the CRC32C of its other bytes (control byte and zeros of a null
+ *          row included); a valid ZIP_VAR record's last 4 bytes are the CRC32C of its control byte
+ *          and payload; a null ZIP_VAR record stays the single byte 0
  * control: bit0 CONTROL_VALID, bit1 CONTROL_ZSTD (ZIP_VAR only: the payload is one zstd frame
  *          whose declared content size is the record's length), bit2 CONTROL_SPLIT (ZIP_VAR only,
  *          the payload is a split record, below), bit3 CONTROL_PACKED (ZIP_VAR only,
@@ -30,6 +34,13 @@ public final class ZipLayout {
   private ZipLayout() {}
 
   public static final int CONTROL_VALID = 1;
+
+  /**
+   * Bytes of the CRC32C that ends every slot and every valid record of a page with record CRCs: a
+   * take reads only a row's record, so the page CRC cannot cover it.
+   */
+  public static final int RECORD_CRC_BYTES = 4;
+
   public static final int CONTROL_ZSTD = 2;
 
   /**

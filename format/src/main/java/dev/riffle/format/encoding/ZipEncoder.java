@@ -3,6 +3,7 @@ package dev.riffle.format.encoding;
 import com.github.luben.zstd.Zstd;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ZipLayout;
+import java.util.zip.CRC32C;
 
 /** Writes ZIP_FIXED and ZIP_VAR pages ({@link ZipLayout}). */
 public final class ZipEncoder {
@@ -26,13 +27,16 @@ public final class ZipEncoder {
 
   /**
    * Writes equal-sized records as slots of {@code recordBytes} (+1 control byte if the page has
-   * nulls).
+   * nulls), each followed by its CRC32C.
+   *
+   * @return the slot width
    */
-  public static void encodeFixed(PageRows rows, int recordBytes, ByteSink out) {
+  public static int encodeFixed(PageRows rows, int recordBytes, ByteSink out) {
     boolean control = rows.validCount() < rows.rowCount();
     byte[] data = rows.array();
     int valid = 0;
     for (int r = 0; r < rows.rowCount(); r++) {
+      int start = out.length();
       if (rows.isValid(r)) {
         if (control) {
           out.put((byte) ZipLayout.CONTROL_VALID);
@@ -43,11 +47,21 @@ public final class ZipEncoder {
         out.put((byte) 0);
         out.putZeros(recordBytes);
       }
+      putRecordCrc(out, start);
     }
+    return recordBytes + (control ? 1 : 0) + ZipLayout.RECORD_CRC_BYTES;
+  }
+
+  /** Appends the CRC32C of the bytes written since {@code start} (FORMAT.md §5.2, §5.3). */
+  private static void putRecordCrc(ByteSink out, int start) {
+    CRC32C crc = new CRC32C();
+    crc.update(out.array(), start, out.length() - start);
+    out.putInt((int) crc.getValue());
   }
 
   /**
-   * Writes a control byte and the payload of each row, never splitting records (format 1.0/1.1).
+   * Writes a control byte, the payload and a CRC32C of each valid row, never splitting or packing
+   * records.
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @return rowCount + 1 record offsets relative to the start of the page
@@ -69,11 +83,12 @@ public final class ZipEncoder {
    * zstd frame if that is at most 3/4 of it ({@link #worthIt}); with {@code splitStride > 0}, a
    * split record ({@link ByteSplit}) if that is at most 19/20 of it; with a {@code packer}, a
    * packed record if that is at most 19/20 of it ({@link #packWorthIt}). The smallest candidate
-   * wins, ties going to packed, then zstd, then split; with none the record is plain.
+   * wins, ties going to packed, then zstd, then split; with none the record is plain. Every valid
+   * record ends with the CRC32C of its control byte and payload; a null row is the byte 0.
    *
    * @param zstdLevel compression level, or 0 to never compress
-   * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none (format 1.2)
-   * @param packer the column's record packer, or null for no packed records (format 1.3)
+   * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none
+   * @param packer the column's record packer, or null for no packed records
    * @return rowCount + 1 record offsets relative to the start of the page
    */
   public static LongList encodeVar(
@@ -97,7 +112,6 @@ public final class ZipEncoder {
       LongList offsets,
       int pageStart) {
     byte[] data = rows.array();
-    byte[] scratch = new byte[0];
     ByteSink packed = packer != null ? new ByteSink(4096) : null;
     int valid = 0;
     for (int r = 0; r < rows.rowCount(); r++) {
@@ -109,52 +123,72 @@ public final class ZipEncoder {
       int from = rows.recordStart(valid);
       int len = rows.recordEnd(valid) - from;
       valid++;
-      long packedBytes = -1;
-      if (packer != null) {
-        packed.clear();
-        packer.pack(data, from, len, packed);
-        if (packWorthIt(packed.length(), len)) {
-          packedBytes = packed.length();
-        }
-      }
-      long zstdBytes = -1;
-      if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
-        int bound = (int) Zstd.compressBound(len);
-        if (scratch.length < bound) {
-          scratch = new byte[bound];
-        }
-        long n = Zstd.compressByteArray(scratch, 0, bound, data, from, len, zstdLevel);
-        if (!Zstd.isError(n) && worthIt(n, len) && (packedBytes < 0 || n < packedBytes)) {
-          zstdBytes = n;
-        }
-      }
-      if (splitter != null
-          && zstdLevel > 0
-          && len >= ByteSplit.MIN_RECORD_BYTES
-          && len <= ZipLayout.MAX_INFLATED_BYTES) {
-        int mark = out.length();
-        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT));
-        int n = splitter.encode(data, from, len, splitStride, out);
-        if (ByteSplit.worthIt(n, len)
-            && (zstdBytes < 0 || n < zstdBytes)
-            && (packedBytes < 0 || n < packedBytes)) {
-          continue;
-        }
-        out.truncate(mark);
-      }
-      if (packedBytes >= 0 && zstdBytes < 0) {
-        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED));
-        out.put(packed.array(), 0, packed.length());
-        continue;
-      }
-      if (zstdBytes >= 0) {
-        out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
-        out.put(scratch, 0, (int) zstdBytes);
-        continue;
-      }
-      out.put((byte) ZipLayout.CONTROL_VALID);
-      out.put(data, from, len);
+      int recordStart = out.length();
+      writeRecord(data, from, len, zstdLevel, splitStride, splitter, packer, packed, out);
+      putRecordCrc(out, recordStart);
     }
     offsets.add(out.length() - pageStart);
+  }
+
+  /** A zstd output buffer per thread, reused across records. */
+  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  /** Writes one valid record's control byte and payload: the smallest qualifying candidate. */
+  private static void writeRecord(
+      byte[] data,
+      int from,
+      int len,
+      int zstdLevel,
+      int splitStride,
+      ByteSplit.Encoder splitter,
+      RecordPacker packer,
+      ByteSink packed,
+      ByteSink out) {
+    long packedBytes = -1;
+    if (packer != null) {
+      packed.clear();
+      packer.pack(data, from, len, packed);
+      if (packWorthIt(packed.length(), len)) {
+        packedBytes = packed.length();
+      }
+    }
+    long zstdBytes = -1;
+    byte[][] scratch = SCRATCH.get();
+    if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
+      int bound = (int) Zstd.compressBound(len);
+      if (scratch[0] == null || scratch[0].length < bound) {
+        scratch[0] = new byte[bound];
+      }
+      long n = Zstd.compressByteArray(scratch[0], 0, bound, data, from, len, zstdLevel);
+      if (!Zstd.isError(n) && worthIt(n, len) && (packedBytes < 0 || n < packedBytes)) {
+        zstdBytes = n;
+      }
+    }
+    if (splitter != null
+        && zstdLevel > 0
+        && len >= ByteSplit.MIN_RECORD_BYTES
+        && len <= ZipLayout.MAX_INFLATED_BYTES) {
+      int mark = out.length();
+      out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT));
+      int n = splitter.encode(data, from, len, splitStride, out);
+      if (ByteSplit.worthIt(n, len)
+          && (zstdBytes < 0 || n < zstdBytes)
+          && (packedBytes < 0 || n < packedBytes)) {
+        return;
+      }
+      out.truncate(mark);
+    }
+    if (packedBytes >= 0 && zstdBytes < 0) {
+      out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED));
+      out.put(packed.array(), 0, packed.length());
+      return;
+    }
+    if (zstdBytes >= 0) {
+      out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
+      out.put(scratch[0], 0, (int) zstdBytes);
+      return;
+    }
+    out.put((byte) ZipLayout.CONTROL_VALID);
+    out.put(data, from, len);
   }
 }

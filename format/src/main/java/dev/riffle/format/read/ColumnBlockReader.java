@@ -37,6 +37,7 @@ final class ColumnBlockReader {
       long fileLength,
       long dataBytes,
       int expectPages,
+      boolean recordCrcs,
       BufferAllocator allocator,
       String resource)
       throws CorruptFileException {
@@ -74,7 +75,8 @@ final class ColumnBlockReader {
     long nextRow = 0;
     long minOffset = FileLayout.DATA_OFFSET;
     for (int p = 0; p < pageCount; p++) {
-      PageEntry e = PageEntryLayout.read(in, p, spec.name(), nextRow, minOffset, fileLength);
+      PageEntry e =
+          PageEntryLayout.read(in, p, spec.name(), nextRow, minOffset, fileLength, recordCrcs);
       nextRow = e.firstRow() + e.rowCount();
       minOffset = e.offset() + e.byteLength();
       entries[p] = e;

@@ -79,6 +79,25 @@ final class ColumnReader implements AutoCloseable {
     }
   }
 
+  /** Pages of a 1.0 file (no record CRCs) whose page CRC a take has verified. */
+  private final java.util.BitSet checkedPages = new java.util.BitSet();
+
+  /** Reads and verifies a page whole. */
+  interface PageCheck {
+    void verify(int page) throws java.io.IOException;
+  }
+
+  /**
+   * Runs {@code check} on page {@code p} unless it passed before. Takes that need the page wait for
+   * the one checking it, so that no take decodes a record of a page that has not passed.
+   */
+  synchronized void checkPageOnce(int p, PageCheck check) throws java.io.IOException {
+    if (!checkedPages.get(p)) {
+      check.verify(p);
+      checkedPages.set(p);
+    }
+  }
+
   FieldVector dictionary() {
     return dictionary;
   }
@@ -171,7 +190,8 @@ final class ColumnReader implements AutoCloseable {
           long a = range[0];
           long b = range[1];
           long at = page.offset() + a;
-          zips.decodeVar(buf, (int) (at - bufFileOffset), (int) (b - a), at, t, j);
+          zips.decodeVar(
+              buf, (int) (at - bufFileOffset), (int) (b - a), at, page.recordCrcs(), t, j);
         }
     }
   }
@@ -219,7 +239,13 @@ final class ColumnReader implements AutoCloseable {
           long a = range[0];
           long b = range[1];
           zips.decodeVar(
-              pageBuf, (int) a, (int) (b - a), page.offset() + a, t, outStart + (k - from));
+              pageBuf,
+              (int) a,
+              (int) (b - a),
+              page.offset() + a,
+              page.recordCrcs(),
+              t,
+              outStart + (k - from));
         }
     }
   }
@@ -245,7 +271,8 @@ final class ColumnReader implements AutoCloseable {
           page.index().getPair(k, range);
           long a = range[0];
           long b = range[1];
-          return zips.measureVar(buf, (int) (page.offset() + a - bufFileOffset), (int) (b - a), s);
+          return zips.measureVar(
+              buf, (int) (page.offset() + a - bufFileOffset), (int) (b - a), page.recordCrcs(), s);
         default:
           return false;
       }
@@ -265,7 +292,9 @@ final class ColumnReader implements AutoCloseable {
           ok = zips.measureSlot(page, pageBuf, (int) ((long) k * page.slotWidth()), s);
         } else if (page.layout() == ColumnLayout.LAYOUT_ZIP_VAR) {
           page.index().getPair(k, range);
-          ok = zips.measureVar(pageBuf, (int) range[0], (int) (range[1] - range[0]), s);
+          ok =
+              zips.measureVar(
+                  pageBuf, (int) range[0], (int) (range[1] - range[0]), page.recordCrcs(), s);
         } else {
           ok = false;
         }

@@ -53,8 +53,7 @@ record FileMetadata(
           FileLayout.HEAD_VERSION_MAJOR,
           "head says version " + headVersion + " but footer says " + version);
     }
-    if (version.major() != FileLayout.VERSION_MAJOR
-        || version.minor() != FileLayout.VERSION_MINOR) {
+    if (!FileLayout.readable(version)) {
       throw new UnsupportedVersionException(
           name, footerAt + FooterLayout.FOOTER_VERSION_MAJOR, version.major(), version.minor());
     }

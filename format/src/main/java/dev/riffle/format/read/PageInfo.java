@@ -25,6 +25,11 @@ public record PageInfo(
     return (flags & PageEntryLayout.FLAG_HAS_NULLS) != 0;
   }
 
+  /** Whether each slot or valid record ends with its own CRC32C (format 1.4). */
+  public boolean recordCrcs() {
+    return (flags & PageEntryLayout.FLAG_RECORD_CRC) != 0;
+  }
+
   /** Number of sectors of a SECTORS page. */
   public int sectorCount() {
     return layout == ColumnLayout.LAYOUT_SECTORS ? index.size() : 0;

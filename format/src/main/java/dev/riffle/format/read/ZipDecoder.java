@@ -8,6 +8,7 @@ import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.VectorSizes;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
 
 /**
  * Decodes and measures rows of one column's zipped pages (FORMAT.md §5.2, §5.3): ZIP_FIXED slots
@@ -29,6 +30,10 @@ final class ZipDecoder {
   void decodeSlot(PageInfo page, ByteBuffer buf, int pos, long fileOffset, Target t, int j)
       throws CorruptFileException {
     int width = page.slotWidth();
+    if (page.recordCrcs()) {
+      width -= ZipLayout.RECORD_CRC_BYTES;
+      checkCrc(buf, pos, width, fileOffset, "slot");
+    }
     int start = pos;
     if (page.hasNulls()) {
       int control = buf.get(pos) & 0xFF;
@@ -46,12 +51,39 @@ final class ZipDecoder {
     rows.decode(in, t, j);
   }
 
-  void decodeVar(ByteBuffer buf, int pos, int length, long fileOffset, Target t, int j)
+  /**
+   * Checks the CRC32C stored in the 4 bytes after {@code buf[pos, pos + length)}: a take reads a
+   * record alone, so this is what verifies it (FORMAT.md §7.6).
+   */
+  private void checkCrc(ByteBuffer buf, int pos, int length, long fileOffset, String what)
+      throws CorruptFileException {
+    CRC32C crc = new CRC32C();
+    crc.update(buf.duplicate().limit(pos + length).position(pos));
+    if ((int) crc.getValue() != buf.getInt(pos + length)) {
+      throw new CorruptFileException(
+          resource, fileOffset, what + " of " + length + " bytes fails its checksum");
+    }
+  }
+
+  /**
+   * Decodes the record of {@code length} bytes at {@code buf[pos]} (file offset {@code
+   * fileOffset}); {@code crc}: the page has record CRCs, so a valid record's last 4 bytes are its
+   * checksum.
+   */
+  void decodeVar(ByteBuffer buf, int pos, int length, long fileOffset, boolean crc, Target t, int j)
       throws CorruptFileException {
     if (length < 1) {
       throw new CorruptFileException(resource, fileOffset, "empty record");
     }
     int control = buf.get(pos) & 0xFF;
+    if (crc && control != 0) {
+      if (length < 1 + ZipLayout.RECORD_CRC_BYTES) {
+        throw new CorruptFileException(
+            resource, fileOffset, "record of " + length + " bytes is too short for its checksum");
+      }
+      length -= ZipLayout.RECORD_CRC_BYTES;
+      checkCrc(buf, pos, length, fileOffset, "record");
+    }
     int known =
         ZipLayout.CONTROL_VALID
             | ZipLayout.CONTROL_ZSTD
@@ -142,7 +174,7 @@ final class ZipDecoder {
 
   boolean measureSlot(PageInfo page, ByteBuffer buf, int pos, VectorSizes s)
       throws CorruptFileException {
-    int width = page.slotWidth();
+    int width = page.slotWidth() - (page.recordCrcs() ? ZipLayout.RECORD_CRC_BYTES : 0);
     int start = pos;
     if (page.hasNulls()) {
       if (buf.get(pos) == 0) {
@@ -154,7 +186,8 @@ final class ZipDecoder {
     return rows.measure(new RecordInput(resource).reset(buf, start, width, 0), s);
   }
 
-  boolean measureVar(ByteBuffer buf, int pos, int length, VectorSizes s)
+  /** Sizes a record without decoding it (unverified: a false or wrong answer only costs time). */
+  boolean measureVar(ByteBuffer buf, int pos, int length, boolean crc, VectorSizes s)
       throws CorruptFileException {
     if (length < 1) {
       return false;
@@ -162,6 +195,12 @@ final class ZipDecoder {
     int control = buf.get(pos) & 0xFF;
     if (control == 0) {
       return true;
+    }
+    if (crc) {
+      length -= ZipLayout.RECORD_CRC_BYTES;
+      if (length < 1) {
+        return false;
+      }
     }
     if (control == ZipLayout.CONTROL_VALID) {
       return rows.measure(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);

@@ -3,6 +3,7 @@ package dev.riffle.format.write;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.PageEntryLayout;
+import dev.riffle.format.ZipLayout;
 import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
@@ -223,7 +224,9 @@ final class ColumnWriter {
           index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
           long fixedBytes =
               (long) rows.rowCount()
-                  * (recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0));
+                  * (recordBytes
+                      + (rows.validCount() < rows.rowCount() ? 1 : 0)
+                      + ZipLayout.RECORD_CRC_BYTES);
           if (ByteSplit.worthIt(page.length(), fixedBytes)) {
             layout = ColumnLayout.LAYOUT_ZIP_VAR;
             break;
@@ -231,8 +234,7 @@ final class ColumnWriter {
           index = null;
           page.clear();
         }
-        ZipEncoder.encodeFixed(rows, recordBytes, page);
-        slotWidth = recordBytes + (rows.validCount() < rows.rowCount() ? 1 : 0);
+        slotWidth = ZipEncoder.encodeFixed(rows, recordBytes, page);
         break;
       default:
         index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
@@ -257,7 +259,8 @@ final class ColumnWriter {
             firstRow,
             rows.rowCount(),
             layout,
-            rows.validCount() < rows.rowCount() ? PageEntryLayout.FLAG_HAS_NULLS : 0,
+            (rows.validCount() < rows.rowCount() ? PageEntryLayout.FLAG_HAS_NULLS : 0)
+                | (layout == ColumnLayout.LAYOUT_SECTORS ? 0 : PageEntryLayout.FLAG_RECORD_CRC),
             (int) crc.getValue(),
             slotWidth,
             indexLength));

@@ -15,6 +15,8 @@ import dev.riffle.format.FileLayout;
 import dev.riffle.format.FooterLayout;
 import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.UnsupportedVersionException;
+import dev.riffle.format.ZipLayout;
+import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
@@ -84,8 +86,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>single-byte flips in the head, the data region, the column blocks, schema and directory,
  *       and the footer, and zeroed ranges of 1–4096 bytes anywhere: corrupt whenever a checksummed
  *       byte changed (FORMAT.md §7.6), otherwise either corrupt or read with values identical to
- *       the undamaged file's. Each mutation is also read with the take first (zip records are not
- *       checksummed on a take, so only there may a take return other values without an error);
+ *       the undamaged file's. Each mutation is also read with a take of every row first, under the
+ *       same rule: since format 1.4 every zipped record carries its own CRC, so a take verifies
+ *       every byte it decodes without the page CRC of a scan;
  *   <li>single-byte flips with every checksum recomputed afterwards, which reach the parsers and
  *       decoders behind the checksums: corrupt or readable, with takes that agree with the scan;
  *   <li>a changed version: {@link UnsupportedVersionException} naming both versions.
@@ -466,6 +469,52 @@ class CorruptionTest {
         });
   }
 
+  /**
+   * Files of format 1.0 have no record CRCs: a take verifies each zipped page whole the first time
+   * it touches it, so a flipped byte in a record is an error there too, never another value.
+   */
+  @Test
+  void version10ZipPagesAreVerifiedOnTake(@Seed long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    for (String golden :
+        List.of("zip-fixed-vectors", "zip-var-zstd", "zip-split-floats", "zip-packed-int-lists")) {
+      Path file = GoldenFilesTest.GOLDEN.resolve("1.0").resolve(golden + ".riffle");
+      byte[] bytes = Files.readAllBytes(file);
+      List<PageInfo> zipped = new ArrayList<>();
+      VectorSchemaRoot expected;
+      long[] rows;
+      try (FileReader r = FileReader.open(new BytesSource(golden, bytes), true, allocator)) {
+        assertThat(r.formatVersion()).isEqualTo("1.0");
+        for (int c = 0; c < r.schema().columns().size(); c++) {
+          for (PageInfo p : r.pages(c)) {
+            if (p.layout() != ColumnLayout.LAYOUT_SECTORS) {
+              zipped.add(p);
+            }
+          }
+        }
+        rows = shuffledRows(r.rowCount(), seed);
+        expected = r.take(rows, null);
+      }
+      try (VectorSchemaRoot e = expected) {
+        assertThat(zipped).as(golden).isNotEmpty();
+        for (int i = 0; i < 40; i++) {
+          PageInfo p = zipped.get(random.nextInt(zipped.size()));
+          int at = (int) (p.offset() + random.nextLong(p.byteLength()));
+          byte[] b = bytes.clone();
+          b[at] ^= (byte) (1 + random.nextInt(255));
+          String name = golden + "-flip-" + at;
+          try (FileReader r = FileReader.open(new BytesSource(name, b), true, allocator);
+              VectorSchemaRoot got = r.take(rows, null)) {
+            throw new AssertionError(
+                name + ": a flipped byte in a zipped page of a 1.0 file was taken without error");
+          } catch (CorruptFileException ex) {
+            assertThat(ex.getMessage()).as(name).startsWith(name + " at offset");
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void repairingTheChecksumsOfAValidFileChangesNothing(@Seed long seed) throws Exception {
     for (TypeCase c : fileCases()) {
@@ -482,10 +531,10 @@ class CorruptionTest {
     byte[] valid = writeFile(c, 50, seed, NULL_RATE, allocator);
     int len = valid.length;
     String supported =
-        "this reader reads " + FileLayout.VERSION_MAJOR + "." + FileLayout.VERSION_MINOR;
+        "this reader reads 1.0 and " + FileLayout.VERSION_MAJOR + "." + FileLayout.VERSION_MINOR;
     int[][] versions = {
       {FileLayout.VERSION_MAJOR + 1, 0},
-      {FileLayout.VERSION_MAJOR, FileLayout.LAST_DRAFT_MINOR + 1},
+      {FileLayout.VERSION_MAJOR, FileLayout.VERSION_MINOR + 1},
       {0, 0},
       {0xFFFF, 0xFFFF},
     };
@@ -598,11 +647,7 @@ class CorruptionTest {
         changed.set(i);
       }
     }
-    BitSet checkedNotZip = (BitSet) o.layout.checked.clone();
-    checkedNotZip.andNot(o.layout.zipPages);
     boolean touchesChecked = changed.intersects(o.layout.checked);
-    boolean touchesZip = changed.intersects(o.layout.zipPages);
-    boolean touchesCheckedOnTake = changed.intersects(checkedNotZip);
 
     // 1. Scan, then take: every checksum is verified by the scan.
     Throwable t =
@@ -617,8 +662,9 @@ class CorruptionTest {
                     a));
     judgeOutcome(m, name, b, t, changed.isEmpty(), touchesChecked && !m.crcFixed, failures, "");
 
-    // 2. Take first: zip records are only structurally checked on a take, so values may differ.
-    boolean compare = !m.crcFixed && !touchesZip;
+    // 2. Take first (of every row): each record is checked by its own CRC (1.4), so a take either
+    // fails or returns exactly the undamaged values.
+    boolean compare = !m.crcFixed;
     Throwable t2 =
         attempt(
             name,
@@ -641,7 +687,7 @@ class CorruptionTest {
         b,
         t2,
         changed.isEmpty(),
-        touchesCheckedOnTake && !m.crcFixed,
+        touchesChecked && !m.crcFixed,
         failures,
         " (take first)");
   }
@@ -1207,9 +1253,6 @@ class CorruptionTest {
     /** Bytes that a checksum, magic or version check covers. */
     final BitSet checked = new BitSet();
 
-    /** Bytes of ZIP_FIXED and ZIP_VAR pages, which a take does not checksum. */
-    final BitSet zipPages = new BitSet();
-
     Layout(byte[] b, FileReader r) throws IOException {
       ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
       int f = b.length - FooterLayout.FOOTER_BYTES;
@@ -1231,9 +1274,6 @@ class CorruptionTest {
           int from = (int) p.offset();
           int to = (int) (p.offset() + p.byteLength());
           checked.set(from, to);
-          if (p.layout() != ColumnLayout.LAYOUT_SECTORS) {
-            zipPages.set(from, to);
-          }
           pageCount++;
         }
       }
@@ -1330,13 +1370,20 @@ class CorruptionTest {
     int len = buf.capacity();
     long pages = buf.getInt(at) & 0xFFFFFFFFL;
     if (ColumnLayout.HEADER_BYTES + PageEntryLayout.ENTRY_BYTES * pages <= length - 4L) {
+      long indexAt = at + ColumnLayout.HEADER_BYTES + PageEntryLayout.ENTRY_BYTES * pages;
       for (int p = 0; p < pages; p++) {
         int e = at + ColumnLayout.HEADER_BYTES + PageEntryLayout.ENTRY_BYTES * p;
         long offset = buf.getLong(e);
         long bytes = buf.getLong(e + 8);
         int layout = buf.get(e + 28) & 0xFF;
+        int indexLength = buf.getInt(e + 40);
+        long thisIndex = indexAt;
+        indexAt += indexLength & 0xFFFFFFFFL;
         if (offset < 0 || bytes <= 0 || bytes > len || offset > len - bytes) {
           continue;
+        }
+        if ((buf.get(e + 29) & PageEntryLayout.FLAG_RECORD_CRC) != 0) {
+          repairRecords(buf, layout, (int) offset, (int) bytes, buf.getInt(e + 36), thisIndex);
         }
         if (layout == ColumnLayout.LAYOUT_SECTORS
             && offset % FileLayout.SECTOR_BYTES == 0
@@ -1350,6 +1397,42 @@ class CorruptionTest {
       }
     }
     buf.putInt(at + length - 4, crc(buf, at, length - 4));
+  }
+
+  /**
+   * Recomputes the record CRCs of a zipped page (FORMAT.md §5.2, §5.3), so that a mutation reaches
+   * the decoders behind them; records the index does not delimit sensibly are left alone.
+   */
+  private static void repairRecords(
+      ByteBuffer buf, int layout, int offset, int bytes, int slot, long indexAt) {
+    int crcBytes = ZipLayout.RECORD_CRC_BYTES;
+    if (layout == ColumnLayout.LAYOUT_ZIP_FIXED) {
+      if (slot > crcBytes && bytes % slot == 0) {
+        for (int s = offset; s < offset + bytes; s += slot) {
+          buf.putInt(s + slot - crcBytes, crc(buf, s, slot - crcBytes));
+        }
+      }
+      return;
+    }
+    if (layout != ColumnLayout.LAYOUT_ZIP_VAR || indexAt > buf.capacity()) {
+      return;
+    }
+    EliasFano ef;
+    try {
+      ef = EliasFano.read(buf.duplicate().position((int) indexAt), "repair", indexAt);
+    } catch (CorruptFileException | RuntimeException e) {
+      return;
+    }
+    for (int k = 0; k + 1 < ef.size(); k++) {
+      long a = ef.get(k);
+      long b = ef.get(k + 1);
+      if (a < 0 || b > bytes || b - a < 1 + crcBytes || buf.get(offset + (int) a) == 0) {
+        continue;
+      }
+      int from = offset + (int) a;
+      int n = (int) (b - a) - crcBytes;
+      buf.putInt(from + n, crc(buf, from, n));
+    }
   }
 
   static int crc(ByteBuffer buf, int from, int length) {

@@ -465,8 +465,9 @@ class PackedListsTest {
           FileReader off = open("off.riffle", write(schema, root, OFF))) {
         assertThat(off.pages(0).get(0).layout()).isEqualTo(ColumnLayout.LAYOUT_ZIP_FIXED);
         assertThat(on.pages(0).get(0).layout()).isEqualTo(ColumnLayout.LAYOUT_ZIP_VAR);
-        // 600 items of a constant step: count, first, base delta, width 0 — 6 bytes a row.
-        assertThat(on.pages(0).get(0).byteLength()).isEqualTo(40L * 6);
+        // 600 items of a constant step: count, first, base delta, width 0 — 6 bytes a row, and
+        // the record CRC.
+        assertThat(on.pages(0).get(0).byteLength()).isEqualTo(40L * (6 + 4));
         SameRows.assertSameRows("steps", on, root, new SplittableRandom(1), 300, 200);
       }
     }
@@ -486,6 +487,10 @@ class PackedListsTest {
     ByteSink out = new ByteSink();
     p.pack(plain, 0, plain.length, out);
     assertThat(HexFormat.of().formatHex(out.toByteArray())).isEqualTo("05c801020432b0");
+    // Its record CRC in a 1.4 page: over the control byte and the payload.
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(HexFormat.of().parseHex("09" + "05c801020432b0"));
+    assertThat(crc.getValue()).isEqualTo(0xF4706EDFL);
     // A uint8 list [255, 0]: items are zero-extended, so the delta is -255 (zigzag 509).
     Field u8 = f("b", ArrowType.List.INSTANCE, notNull("item", new ArrowType.Int(8, false)));
     out.clear();
@@ -522,7 +527,11 @@ class PackedListsTest {
     }
   }
 
+  /** Takes rows 0–7 of the damaged file {@code c} with its checksums repaired: null if it reads. */
   private String takeAll(String name, byte[] c) throws IOException {
+    c = c.clone();
+    // The record CRCs would catch every damage below first; repaired, the decoder is tested.
+    CorruptionTest.repairChecksums(c);
     try (FileReader rd = open(name, c);
         VectorSchemaRoot got = rd.take(new long[] {0, 1, 2, 3, 4, 5, 6, 7}, null)) {
       assertThat(got.getRowCount()).isEqualTo(8);

@@ -213,7 +213,7 @@ class SplitRecordsTest {
         new Schema(List.of(f("unit_v", new ArrowType.FixedSizeList(500), notNull("item", F32))));
     byte[] b = write(schema, 30, 11, 0, SPLIT);
     try (FileReader r = open("current.riffle", b)) {
-      assertThat(r.formatVersion()).isEqualTo("1.0");
+      assertThat(r.formatVersion()).isEqualTo("1.4");
     }
     // 1.1 to 1.3 were drafts folded into 1.0 (spec/CHANGES.md): refused, and said so.
     for (int draft = 1; draft <= FileLayout.LAST_DRAFT_MINOR; draft++) {
@@ -226,9 +226,9 @@ class SplitRecordsTest {
           .hasMessageContaining("pre-release draft of 1.0");
     }
     // A newer minor is refused by its number, before anything else is read.
-    assertThatThrownBy(() -> open("as-1.4.riffle", withMinor(b, 4)).close())
+    assertThatThrownBy(() -> open("as-1.5.riffle", withMinor(b, 5)).close())
         .isInstanceOf(UnsupportedVersionException.class)
-        .hasMessageContaining("format version 1.4 is not supported; this reader reads 1.0")
+        .hasMessageContaining("format version 1.5 is not supported; this reader reads 1.0 and 1.4")
         .hasMessageNotContaining("draft");
   }
 
