@@ -19,8 +19,11 @@ public final class RecordInput {
   private int position;
   private int limit;
 
-  /** Whether packable lists are in packed form (a packed ZIP_VAR record, format 1.3). */
+  /** Whether packable lists are in packed form (a packed ZIP_VAR record). */
   private boolean packed;
+
+  /** Whether float lists are packable too (a packed record of a 1.4 file). */
+  private boolean packedFloats;
 
   /** Item bytes the packed lists of this record may still restore. */
   private long packedBudget;
@@ -43,6 +46,7 @@ public final class RecordInput {
     this.fileOffset = fileOffset - start;
     this.inflated = false;
     this.packed = false;
+    this.packedFloats = false;
     return this;
   }
 
@@ -62,14 +66,20 @@ public final class RecordInput {
    * Marks the bytes as a packed record (ZipLayout.CONTROL_PACKED): list codecs then read their
    * packable lists in packed form. Call after {@link #reset}.
    */
-  public RecordInput packed() {
+  public RecordInput packed(boolean floats) {
     this.packed = true;
+    this.packedFloats = floats;
     this.packedBudget = dev.riffle.format.ZipLayout.MAX_PACKED_ITEM_BYTES;
     return this;
   }
 
   public boolean isPacked() {
     return packed;
+  }
+
+  /** Whether float lists are in packed form too (format 1.4). */
+  public boolean packsFloats() {
+    return packedFloats;
   }
 
   /**

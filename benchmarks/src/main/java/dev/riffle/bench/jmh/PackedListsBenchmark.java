@@ -87,7 +87,7 @@ public class PackedListsBenchmark {
       fill(root, new SplittableRandom(1));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       WriterOptions o =
-          WriterOptions.defaults().withColumnGroup("indices", "values").withPackIntLists(pack);
+          WriterOptions.defaults().withColumnGroup("indices", "values").withPackRecords(pack);
       try (FileWriter w = FileWriter.create(out, schema, null, o)) {
         w.write(root);
         w.finish();

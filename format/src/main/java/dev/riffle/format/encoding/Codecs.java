@@ -30,12 +30,13 @@ public final class Codecs {
       case LargeList:
       case Map:
         Field item = field.getChildren().get(0);
-        int packWidth = t.getTypeID() == ArrowType.ArrowTypeID.Map ? 0 : packWidth(item);
+        boolean map = t.getTypeID() == ArrowType.ArrowTypeID.Map;
         return new ListCodec(
             forField(item),
             item.isNullable(),
-            packWidth,
-            TypeSupport.integerSignedness(item.getType()) == 1);
+            map ? 0 : packWidth(item),
+            TypeSupport.integerSignedness(item.getType()) == 1,
+            map ? 0 : floatPackWidth(item));
       case FixedSizeList:
         Field el = field.getChildren().get(0);
         return new FixedListCodec(
@@ -59,6 +60,26 @@ public final class Codecs {
     }
     int w = TypeSupport.fixedWidth(t);
     return TypeSupport.integerSignedness(t) >= 0 && Integer.bitCount(w) == 1 && w <= 8 ? w : 0;
+  }
+
+  /**
+   * The item width of a float list that packed records of format 1.4 pack (FORMAT.md §5.3): a
+   * non-nullable, not dictionary-encoded float32 (4) or float64 (8) item; else 0.
+   */
+  static int floatPackWidth(Field item) {
+    if (item.isNullable()
+        || item.getDictionary() != null
+        || !(item.getType() instanceof ArrowType.FloatingPoint)) {
+      return 0;
+    }
+    switch (((ArrowType.FloatingPoint) item.getType()).getPrecision()) {
+      case SINGLE:
+        return 4;
+      case DOUBLE:
+        return 8;
+      default:
+        return 0;
+    }
   }
 
   /** The codec of a column group's records: a struct of its fields. */

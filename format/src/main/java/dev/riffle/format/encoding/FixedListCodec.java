@@ -67,13 +67,13 @@ final class FixedListCodec extends ValueCodec {
   }
 
   @Override
-  public boolean packs() {
-    return items.packs();
+  public boolean packs(boolean floats) {
+    return items.packs(floats);
   }
 
   @Override
   public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
-    if (items.packs()) {
+    if (items.packs(true)) {
       ListCodec.packItems(items, itemsNullable, in, listSize, out);
     } else {
       super.pack(in, out, whole);

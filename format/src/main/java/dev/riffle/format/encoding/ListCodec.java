@@ -26,19 +26,30 @@ final class ListCodec extends ValueCodec {
   /** Whether packable items are signed (sign-extended rather than zero-extended). */
   private final boolean packSigned;
 
+  /** Item width of a float list packable in format 1.4 (4 or 8), or 0. */
+  private final int floatWidth;
+
   /**
-   * @param packWidth the item width if the list is packable, else 0
+   * @param packWidth the item width if the list is a packable integer list, else 0
+   * @param floatWidth the item width if the list is a packable float list (1.4), else 0
    */
-  ListCodec(ValueCodec items, boolean itemsNullable, int packWidth, boolean packSigned) {
+  ListCodec(
+      ValueCodec items, boolean itemsNullable, int packWidth, boolean packSigned, int floatWidth) {
     this.items = items;
     this.itemsNullable = itemsNullable;
     this.packWidth = itemsNullable ? 0 : packWidth;
     this.packSigned = packSigned;
+    this.floatWidth = itemsNullable ? 0 : floatWidth;
   }
 
   @Override
-  public boolean packs() {
-    return packWidth > 0 || items.packs();
+  public boolean packs(boolean floats) {
+    return packWidth > 0 || (floats && floatWidth > 0) || items.packs(floats);
+  }
+
+  /** Whether the list being read from {@code in} is a float list in packed form. */
+  private boolean packedFloats(RecordInput in) {
+    return floatWidth > 0 && in.isPacked() && in.packsFloats();
   }
 
   @Override
@@ -47,7 +58,11 @@ final class ListCodec extends ValueCodec {
       int n = readCount(in);
       int at = in.take((long) n * packWidth);
       PackedLists.pack(in.buffer(), at, n, packWidth, packSigned, out);
-    } else if (items.packs()) {
+    } else if (floatWidth > 0) {
+      int n = readCount(in);
+      int at = in.take((long) n * floatWidth);
+      PackedFloats.pack(in.buffer(), at, n, floatWidth, out);
+    } else if (items.packs(true)) {
       int n = readCount(in);
       out.putVarint(n);
       packItems(items, itemsNullable, in, n, out);
@@ -74,9 +89,9 @@ final class ListCodec extends ValueCodec {
    * The count of a packed list: not bounded by the record's length (items may take no bytes), but
    * by the record's budget of restored item bytes.
    */
-  private int readPackedCount(RecordInput in) throws CorruptFileException {
+  private int readPackedCount(RecordInput in, int width) throws CorruptFileException {
     int n = (int) in.varint(Integer.MAX_VALUE - 8L);
-    in.spendPacked((long) n * packWidth);
+    in.spendPacked((long) n * width);
     return n;
   }
 
@@ -184,14 +199,18 @@ final class ListCodec extends ValueCodec {
   public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
       throws CorruptFileException {
     boolean packed = packWidth > 0 && in.isPacked();
-    int n = packed ? readPackedCount(in) : readCount(in);
+    boolean floats = packedFloats(in);
+    int n =
+        packed
+            ? readPackedCount(in, packWidth)
+            : floats ? readPackedCount(in, floatWidth) : readCount(in);
     if (vector instanceof LargeListVector) {
       LargeListVector v = (LargeListVector) vector;
       long first = v.startNewValue(index);
       if (first + n > Integer.MAX_VALUE - 8L) {
         throw in.corrupt("list items exceed what one Arrow batch can hold");
       }
-      decodeItems(in, v.getDataVector(), (int) first, n, packed);
+      decodeItems(in, v.getDataVector(), (int) first, n, packed, floats);
       v.endValue(index, n);
     } else {
       ListVector v = (ListVector) vector;
@@ -199,15 +218,18 @@ final class ListCodec extends ValueCodec {
       if ((long) first + n > Integer.MAX_VALUE - 8L) {
         throw in.corrupt("list items exceed what one Arrow batch can hold");
       }
-      decodeItems(in, v.getDataVector(), first, n, packed);
+      decodeItems(in, v.getDataVector(), first, n, packed, floats);
       v.endValue(index, n);
     }
   }
 
-  private void decodeItems(RecordInput in, FieldVector child, int first, int n, boolean packed)
+  private void decodeItems(
+      RecordInput in, FieldVector child, int first, int n, boolean packed, boolean floats)
       throws CorruptFileException {
     if (packed) {
       PackedLists.decode(in, n, packWidth, (BaseFixedWidthVector) child, first);
+    } else if (floats) {
+      PackedFloats.decode(in, n, floatWidth, (BaseFixedWidthVector) child, first);
     } else {
       decodeItems(items, itemsNullable, in, child, first, n);
     }
@@ -216,7 +238,9 @@ final class ListCodec extends ValueCodec {
   @Override
   public void skip(RecordInput in, boolean whole) throws CorruptFileException {
     if (packWidth > 0 && in.isPacked()) {
-      PackedLists.skip(in, readPackedCount(in));
+      PackedLists.skip(in, readPackedCount(in, packWidth));
+    } else if (packedFloats(in)) {
+      PackedFloats.skip(in, readPackedCount(in, floatWidth), floatWidth);
     } else {
       skipItems(items, itemsNullable, in, readCount(in));
     }
@@ -231,8 +255,14 @@ final class ListCodec extends ValueCodec {
   public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
     s.values++;
     if (packWidth > 0 && in.isPacked()) {
-      int n = readPackedCount(in);
+      int n = readPackedCount(in, packWidth);
       PackedLists.skip(in, n);
+      s.children[0].values += n;
+      return;
+    }
+    if (packedFloats(in)) {
+      int n = readPackedCount(in, floatWidth);
+      PackedFloats.skip(in, n, floatWidth);
       s.children[0].values += n;
       return;
     }

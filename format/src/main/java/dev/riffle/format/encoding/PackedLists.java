@@ -170,7 +170,7 @@ final class PackedLists {
   /** Packed bytes of a list read from a direct buffer, one array per reader thread. */
   private static final ThreadLocal<byte[]> PACKED = ThreadLocal.withInitial(() -> new byte[4096]);
 
-  private static byte[] scratch(int size) {
+  static byte[] scratch(int size) {
     byte[] b = PACKED.get();
     if (b.length < size) {
       b = new byte[Math.max(size, 2 * b.length)];
@@ -183,7 +183,7 @@ final class PackedLists {
    * How many of the first {@code m} values of width {@code w} start at most {@code room} bytes into
    * the stream: those can be read with one 8-byte load that stays inside the buffer.
    */
-  private static int fastCount(int room, int m, int w) {
+  static int fastCount(int room, int m, int w) {
     return room < 0 ? 0 : (int) Math.min(m, (long) room * 8 / w + 1);
   }
 
@@ -191,7 +191,7 @@ final class PackedLists {
    * Little-endian 8-byte loads from a byte array. Each checks its index against the array; the JIT
    * hoists that check out of a loop whose index grows by a constant.
    */
-  private static final VarHandle LONGS =
+  static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
@@ -335,7 +335,7 @@ final class PackedLists {
     }
   }
 
-  private static int bitWidth(RecordInput in) throws CorruptFileException {
+  static int bitWidth(RecordInput in) throws CorruptFileException {
     int w = in.u8();
     if (w > ZipLayout.MAX_PACKED_BIT_WIDTH) {
       // Reported at the width byte itself.

@@ -7,9 +7,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Turns a column's plain records into packed records (format 1.3, ZipLayout.CONTROL_PACKED): the
- * same bytes with every packable list in packed form. Working from the plain record, not from the
- * Arrow vectors, keeps the choice between plain and packed a function of the record alone.
+ * Turns a column's plain records into packed records (ZipLayout.CONTROL_PACKED): the same bytes
+ * with every packable list (integer lists, and float lists of format 1.4) in packed form. Working
+ * from the plain record, not from the Arrow vectors, keeps the choice between plain and packed a
+ * function of the record alone.
  */
 public final class RecordPacker {
   private final ValueCodec codec;
@@ -22,12 +23,12 @@ public final class RecordPacker {
 
   /** A packer for a single-field column, or null if its records hold no packable list. */
   public static RecordPacker of(ValueCodec codec) {
-    return codec.packs() ? new RecordPacker(codec, null) : null;
+    return codec.packs(true) ? new RecordPacker(codec, null) : null;
   }
 
   /** A packer for a column group, or null if its records hold no packable list. */
   public static RecordPacker of(StructCodec group) {
-    return group.packs() ? new RecordPacker(null, group) : null;
+    return group.packs(true) ? new RecordPacker(null, group) : null;
   }
 
   /** Appends the packed form of the plain record {@code data[from, from + length)}. */

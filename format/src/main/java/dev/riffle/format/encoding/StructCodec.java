@@ -126,10 +126,10 @@ public final class StructCodec {
     return children[i];
   }
 
-  /** Whether some child's tree holds a packable list (see {@link ValueCodec#packs()}). */
-  public boolean packs() {
+  /** Whether some child's tree holds a packable list (see {@link ValueCodec#packs}). */
+  public boolean packs(boolean floats) {
     for (ValueCodec c : children) {
-      if (c.packs()) {
+      if (c.packs(floats)) {
         return true;
       }
     }
@@ -193,13 +193,13 @@ public final class StructCodec {
     }
 
     @Override
-    public boolean packs() {
-      return struct.packs();
+    public boolean packs(boolean floats) {
+      return struct.packs(floats);
     }
 
     @Override
     public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
-      if (struct.packs()) {
+      if (struct.packs(true)) {
         struct.pack(in, out);
       } else {
         super.pack(in, out, whole);

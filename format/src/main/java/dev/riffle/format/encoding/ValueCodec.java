@@ -101,9 +101,10 @@ public abstract class ValueCodec {
 
   /**
    * Whether this codec's tree holds a packable list (a list or large list of non-null integer-kind
-   * items), whose form a packed record changes.
+   * items, or with {@code floats} (format 1.4) of non-null float32/float64 items), whose form a
+   * packed record changes.
    */
-  public boolean packs() {
+  public boolean packs(boolean floats) {
     return false;
   }
 

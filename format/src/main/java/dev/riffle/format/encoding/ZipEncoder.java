@@ -83,8 +83,9 @@ public final class ZipEncoder {
    * zstd frame if that is at most 3/4 of it ({@link #worthIt}); with {@code splitStride > 0}, a
    * split record ({@link ByteSplit}) if that is at most 19/20 of it; with a {@code packer}, a
    * packed record if that is at most 19/20 of it ({@link #packWorthIt}). The smallest candidate
-   * wins, ties going to packed, then zstd, then split; with none the record is plain. Every valid
-   * record ends with the CRC32C of its control byte and payload; a null row is the byte 0.
+   * wins, ties going to packed, then zstd, then split, except that zstd beats a packed candidate
+   * only if it is at most 3/4 of it; with none the record is plain. Every valid record ends with
+   * the CRC32C of its control byte and payload; a null row is the byte 0.
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none
@@ -160,7 +161,11 @@ public final class ZipEncoder {
         scratch[0] = new byte[bound];
       }
       long n = Zstd.compressByteArray(scratch[0], 0, bound, data, from, len, zstdLevel);
-      if (!Zstd.isError(n) && worthIt(n, len) && (packedBytes < 0 || n < packedBytes)) {
+      // Against a packed candidate, zstd must win by as much as against the plain record: its
+      // inflate costs every random read more than unpacking does.
+      if (!Zstd.isError(n)
+          && worthIt(n, len)
+          && (packedBytes < 0 || worthIt(n, (int) packedBytes))) {
         zstdBytes = n;
       }
     }

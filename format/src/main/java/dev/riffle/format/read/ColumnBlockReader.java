@@ -124,7 +124,9 @@ final class ColumnBlockReader {
       }
       throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
-    return new ColumnReader(index, spec, pages, resource, schema, dictionary, length, dataBytes);
+    // Record CRCs and packed float lists came together, in 1.4.
+    return new ColumnReader(
+        index, spec, pages, resource, schema, dictionary, length, dataBytes, recordCrcs);
   }
 
   private static void checkIndex(EliasFano ef, PageEntry e, String resource, long at)

@@ -39,7 +39,9 @@ final class ColumnReader implements AutoCloseable {
       RiffleSchema schema,
       FieldVector dictionary,
       long blockBytes,
-      long dataBytes) {
+      long dataBytes,
+      boolean v14) {
+    // v14: the file is 1.4 (its packed records may pack float lists too).
     this.index = index;
     this.spec = spec;
     this.pages = pages;
@@ -60,7 +62,7 @@ final class ColumnReader implements AutoCloseable {
     this.rows = new RowCodec(schema, spec);
     if (spec.group()) {
       sectors = new SectorDecoder(resource, spec, rows, -1, false, -1);
-      zips = new ZipDecoder(resource, rows, rows.packs());
+      zips = new ZipDecoder(resource, rows, rows.packs(v14), v14);
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
       int fixedWidth =
@@ -75,7 +77,7 @@ final class ColumnReader implements AutoCloseable {
       sectors =
           new SectorDecoder(
               resource, spec, rows, fixedWidth, integerColumn, TypeSupport.listItemWidth(field));
-      zips = new ZipDecoder(resource, rows, field.getDictionary() == null && rows.packs());
+      zips = new ZipDecoder(resource, rows, field.getDictionary() == null && rows.packs(v14), v14);
     }
   }
 

@@ -31,8 +31,8 @@ final class RowCodec {
   }
 
   /** Whether the column's records may hold a packable list (and so be packed records). */
-  boolean packs() {
-    return group != null ? group.packs() : codec.packs();
+  boolean packs(boolean floats) {
+    return group != null ? group.packs(floats) : codec.packs(floats);
   }
 
   /** Decodes the whole record at the cursor into row {@code j} of {@code t}. */

@@ -21,10 +21,14 @@ final class ZipDecoder {
   /** Whether packed records are allowed: only in a column whose records hold a packable list. */
   private final boolean packedRecords;
 
-  ZipDecoder(String resource, RowCodec rows, boolean packedRecords) {
+  /** Whether float lists of packed records are packed too (format 1.4). */
+  private final boolean packedFloats;
+
+  ZipDecoder(String resource, RowCodec rows, boolean packedRecords, boolean packedFloats) {
     this.resource = resource;
     this.rows = rows;
     this.packedRecords = packedRecords;
+    this.packedFloats = packedFloats;
   }
 
   void decodeSlot(PageInfo page, ByteBuffer buf, int pos, long fileOffset, Target t, int j)
@@ -144,7 +148,7 @@ final class ZipDecoder {
       in.resetInflated(
           ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN), 0, (int) size, fileOffset + 1);
     } else if ((control & ZipLayout.CONTROL_PACKED) != 0) {
-      in.reset(buf, pos + 1, length - 1, fileOffset + 1).packed();
+      in.reset(buf, pos + 1, length - 1, fileOffset + 1).packed(packedFloats);
     } else {
       in.reset(buf, pos + 1, length - 1, fileOffset + 1);
     }
@@ -206,7 +210,8 @@ final class ZipDecoder {
       return rows.measure(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0), s);
     }
     if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED) && packedRecords) {
-      return rows.measure(new RecordInput(resource).reset(buf, pos + 1, length - 1, 0).packed(), s);
+      return rows.measure(
+          new RecordInput(resource).reset(buf, pos + 1, length - 1, 0).packed(packedFloats), s);
     }
     if (control == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_SPLIT)) {
       long size = ByteSplit.recordLength(buf, pos + 1, length - 1);

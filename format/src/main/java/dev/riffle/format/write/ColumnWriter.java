@@ -67,7 +67,7 @@ final class ColumnWriter {
    * @param sectorZstd whether sectors may be compressed (at {@code zstdLevel})
    * @param split whether ZIP records holding floats may be split (at {@code zstdLevel})
    * @param lists whether sectors of lists of fixed-width items may use the LISTS codec
-   * @param packIntLists whether ZIP_VAR records with lists of non-null integers may be packed
+   * @param packRecords whether ZIP_VAR records with lists of non-null integers may be packed
    * @param sharedDictionary the code assignment to continue (a dataset's previous file), or null
    */
   ColumnWriter(
@@ -78,7 +78,7 @@ final class ColumnWriter {
       boolean sectorZstd,
       boolean split,
       boolean lists,
-      boolean packIntLists,
+      boolean packRecords,
       DictionaryRemapper sharedDictionary) {
     this.spec = spec;
     this.pageBytes = pageBytes;
@@ -97,7 +97,7 @@ final class ColumnWriter {
       }
       splitStride = split ? stride : 0;
       listItemWidth = 0;
-      packer = packIntLists ? RecordPacker.of(group) : null;
+      packer = packRecords ? RecordPacker.of(group) : null;
       return;
     }
     int fieldIndex = spec.fields().get(0);
@@ -131,7 +131,7 @@ final class ColumnWriter {
             : 0;
     listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field)) : 0;
     // Dictionary fields hold integer codes in value sectors, never lists.
-    packer = packIntLists && dictionary == null ? RecordPacker.of(codec) : null;
+    packer = packRecords && dictionary == null ? RecordPacker.of(codec) : null;
   }
 
   /** Whether this column may write packed records (which makes the file 1.3). */

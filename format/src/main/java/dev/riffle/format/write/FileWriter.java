@@ -76,7 +76,7 @@ public final class FileWriter implements AutoCloseable {
               options.sectorZstd(),
               options.splitRecords(),
               options.listSectors(),
-              options.packIntLists(),
+              options.packRecords(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }
     this.out = new FileOutput(stream);

@@ -12,21 +12,17 @@ import java.util.List;
  *     returns all of them for a row
  * @param zstdLevel zstd level for wide variable-size records and compressed sectors, 0 to never
  *     compress (default 3)
- * @param compressSectors whether narrow values may be packed into compressed sectors (format 1.1,
- *     FORMAT.md §5.1): a file written with this on and a zstd level above 0 is marked version 1.1,
- *     which 1.0 readers refuse; off, the file is 1.0 (default on)
- * @param splitFloats whether wide records holding floats may be stored byte-split (format 1.2,
- *     FORMAT.md §5.3): with a zstd level above 0, a file with a column that could hold them (one
- *     with a floating-point type below a list, fixed-size list, struct or map, or a column group
- *     with one) is marked version 1.2, which 1.1 readers refuse (default off: such rows are no
- *     longer a fixed number of bytes, and 1.1 readers cannot read the file)
+ * @param compressSectors whether narrow values may be packed into compressed sectors (FORMAT.md
+ *     §5.1), when the zstd level is above 0 (default on)
+ * @param splitFloats whether wide records holding floats may be stored byte-split (FORMAT.md §5.3),
+ *     when the zstd level is above 0 (default off: it costs CPU on every read of a float row for
+ *     about 15% less space)
  * @param listSectors whether sectors of lists of fixed-width non-null items may use the LISTS codec
- *     (format 1.2, FORMAT.md §5.1): a file with such a column is marked version 1.2, which 1.1
- *     readers refuse (default on)
- * @param packIntLists whether ZIP_VAR records holding lists of non-null integers may be stored
- *     packed — each such list as its first item, a base delta and bit-packed deltas (format 1.3,
- *     FORMAT.md §5.3): a file with a column that could hold them is marked version 1.3, which 1.2
- *     readers refuse (default on)
+ *     (FORMAT.md §5.1; default on)
+ * @param packRecords whether ZIP_VAR records holding lists of non-null integers or floats may be
+ *     stored packed (FORMAT.md §5.3): integer lists as their first item, a base delta and
+ *     bit-packed deltas; float lists whose items are all integers (counts) as bit-packed integers
+ *     (default on)
  */
 public record WriterOptions(
     int pageBytes,
@@ -35,7 +31,7 @@ public record WriterOptions(
     boolean compressSectors,
     boolean splitFloats,
     boolean listSectors,
-    boolean packIntLists) {
+    boolean packRecords) {
   public static final int DEFAULT_PAGE_BYTES = 1 << 20;
   public static final int DEFAULT_ZSTD_LEVEL = 3;
 
@@ -91,32 +87,32 @@ public record WriterOptions(
 
   public WriterOptions withCompressSectors(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, on, splitFloats, listSectors, packIntLists);
+        pageBytes, columnGroups, zstdLevel, on, splitFloats, listSectors, packRecords);
   }
 
   public WriterOptions withListSectors(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on, packIntLists);
+        pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, on, packRecords);
   }
 
   public WriterOptions withSplitFloats(boolean on) {
     return new WriterOptions(
-        pageBytes, columnGroups, zstdLevel, compressSectors, on, listSectors, packIntLists);
+        pageBytes, columnGroups, zstdLevel, compressSectors, on, listSectors, packRecords);
   }
 
-  public WriterOptions withPackIntLists(boolean on) {
+  public WriterOptions withPackRecords(boolean on) {
     return new WriterOptions(
         pageBytes, columnGroups, zstdLevel, compressSectors, splitFloats, listSectors, on);
   }
 
   public WriterOptions withPageBytes(int bytes) {
     return new WriterOptions(
-        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
+        bytes, columnGroups, zstdLevel, compressSectors, splitFloats, listSectors, packRecords);
   }
 
   public WriterOptions withColumnGroups(List<List<String>> groups) {
     return new WriterOptions(
-        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packRecords);
   }
 
   /** Adds one column group. */
@@ -124,11 +120,11 @@ public record WriterOptions(
     List<List<String>> groups = new ArrayList<>(columnGroups);
     groups.add(List.of(fields));
     return new WriterOptions(
-        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packIntLists);
+        pageBytes, groups, zstdLevel, compressSectors, splitFloats, listSectors, packRecords);
   }
 
   public WriterOptions withZstdLevel(int level) {
     return new WriterOptions(
-        pageBytes, columnGroups, level, compressSectors, splitFloats, listSectors, packIntLists);
+        pageBytes, columnGroups, level, compressSectors, splitFloats, listSectors, packRecords);
   }
 }

@@ -56,7 +56,7 @@ class PackedListsTest {
                         : ByteBuffer.allocate(packed.length() + slack))
                     .order(ByteOrder.LITTLE_ENDIAN);
             buf.put(packed.array(), 0, packed.length()).clear();
-            RecordInput in = new RecordInput("t").reset(buf, 0, packed.length(), 0).packed();
+            RecordInput in = new RecordInput("t").reset(buf, 0, packed.length(), 0).packed(true);
             int count = (int) in.varint(Integer.MAX_VALUE);
             assertThat(count).as(what).isEqualTo(n);
             try (BaseFixedWidthVector v = vector(width, a)) {

@@ -72,7 +72,7 @@ class PackedListsWidthsTest {
   /** The bit width byte of a packed list of at least two items. */
   private static int packedWidth(ByteSink packed) throws Exception {
     ByteBuffer b = ByteBuffer.wrap(packed.array(), 0, packed.length());
-    RecordInput in = new RecordInput("t").reset(b, 0, packed.length(), 0).packed();
+    RecordInput in = new RecordInput("t").reset(b, 0, packed.length(), 0).packed(true);
     in.varint(Integer.MAX_VALUE);
     in.varint64();
     in.varint64();
@@ -96,7 +96,7 @@ class PackedListsWidthsTest {
                 : ByteBuffer.allocate(packed.length() + slack))
             .order(ByteOrder.LITTLE_ENDIAN);
     buf.put(packed.array(), 0, packed.length()).clear();
-    RecordInput in = new RecordInput("t").reset(buf, 0, packed.length(), 0).packed();
+    RecordInput in = new RecordInput("t").reset(buf, 0, packed.length(), 0).packed(true);
     assertThat(in.varint(Integer.MAX_VALUE)).as(what).isEqualTo(n);
     try (BaseFixedWidthVector v = vector(width, a)) {
       v.allocateNew(1);

@@ -339,7 +339,7 @@ class CorruptionTest {
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
               .withListSectors(c.name.equals("sectors_lists"))
-              .withPackIntLists(c.name.equals("zip_packed"));
+              .withPackRecords(c.name.equals("zip_packed"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

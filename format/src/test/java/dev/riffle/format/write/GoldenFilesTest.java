@@ -77,7 +77,7 @@ class GoldenFilesTest {
             .withCompressSectors(false)
             .withSplitFloats(false)
             .withListSectors(false)
-            .withPackIntLists(false);
+            .withPackRecords(false);
     DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(8, true));
     Field cat = new Field("category", new FieldType(true, new ArrowType.Int(8, true), enc), null);
     return Stream.of(
@@ -277,7 +277,7 @@ class GoldenFilesTest {
             0.1,
             small
                 .withCompressSectors(true)
-                .withPackIntLists(true)
+                .withPackRecords(true)
                 .withPageBytes(64 * 1024)
                 .withColumnGroup("ids_genes", "ids_counts")));
   }

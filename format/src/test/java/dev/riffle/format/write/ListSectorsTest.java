@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ListSectorsTest {
   // Packed records off, so that a file's version shows what LISTS sectors alone do.
   private static final WriterOptions LISTS =
-      WriterOptions.defaults().withListSectors(true).withPackIntLists(false);
+      WriterOptions.defaults().withListSectors(true).withPackRecords(false);
 
   private BufferAllocator allocator;
 
@@ -218,7 +218,7 @@ class ListSectorsTest {
   void onByDefaultAndOnlyForListsOfFixedWidthItems() throws Exception {
     Schema lists =
         new Schema(List.of(f("list_u64", ArrowType.List.INSTANCE, notNull("item", ITEMS.get(0)))));
-    byte[] byDefault = write(lists, 500, 3, 0.1, WriterOptions.defaults().withPackIntLists(false));
+    byte[] byDefault = write(lists, 500, 3, 0.1, WriterOptions.defaults().withPackRecords(false));
     assertThat(byDefault).isEqualTo(write(lists, 500, 3, 0.1, LISTS));
     try (FileReader r = open("default.riffle", byDefault);
         FileReader off =

@@ -64,7 +64,7 @@ class PackedListsTest {
           new ArrowType.Duration(TimeUnit.NANOSECOND));
 
   private static final WriterOptions ON = WriterOptions.defaults();
-  private static final WriterOptions OFF = WriterOptions.defaults().withPackIntLists(false);
+  private static final WriterOptions OFF = WriterOptions.defaults().withPackRecords(false);
 
   private BufferAllocator allocator;
 
@@ -324,7 +324,7 @@ class PackedListsTest {
       try (VectorSchemaRoot source = VectorSchemaRoot.create(schema, allocator)) {
         fill(source, rows, r);
         byte[] on = write(schema, source, o);
-        byte[] off = write(schema, source, o.withPackIntLists(false));
+        byte[] off = write(schema, source, o.withPackRecords(false));
         try (FileReader a = open("on.riffle", on);
             FileReader b = open("off.riffle", off)) {
           long[] ca = controls(a, on);
@@ -383,7 +383,7 @@ class PackedListsTest {
     try (VectorSchemaRoot source = VectorSchemaRoot.create(schema, allocator)) {
       fillSparse(source, 300, r);
       byte[] on = write(schema, source, o);
-      byte[] off = write(schema, source, o.withPackIntLists(false));
+      byte[] off = write(schema, source, o.withPackRecords(false));
       // Half a row is int32 ids of gaps below 21: 5 bits an id instead of 32, so ~0.58 of a row.
       assertThat((double) on.length / off.length).isLessThan(0.65);
       try (FileReader f = open("sparse.riffle", on)) {

@@ -45,7 +45,7 @@ class SplitRecordsTest {
   // LISTS sectors and packed records off, so that a file's version shows what split records alone
   // do.
   private static final WriterOptions SPLIT =
-      WriterOptions.defaults().withSplitFloats(true).withListSectors(false).withPackIntLists(false);
+      WriterOptions.defaults().withSplitFloats(true).withListSectors(false).withPackRecords(false);
 
   private BufferAllocator allocator;
 

@@ -1,0 +1,207 @@
+package dev.riffle.format.encoding;
+
+import dev.riffle.format.ByteSink;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.RecordInput;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Objects;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+
+/**
+ * The packed form of a list of non-null float32 or float64 items (format 1.4, FORMAT.md §5.3): a
+ * varint count n, then for n ≥ 1 a form byte. Form {@link #FORM_PLAIN}: the n items as stored in a
+ * plain record. Form {@link #FORM_INTEGERS}, when every item is an integer-valued float (counts):
+ * the smallest as a zigzag varint {@code m}, a bit width w and every item's excess over {@code m}
+ * bit-packed with width w; an item is restored as the float equal to {@code m + excess}, which
+ * gives back its exact bits.
+ *
+ * <p>Why: single-cell counts are float32 values 1, 2, 3 … with a long tail. Stored as floats they
+ * take 32 bits each and only zstd shrinks them, at the price of an inflate on every random read; as
+ * integers they take the few bits their range needs and unpack at memory speed.
+ */
+final class PackedFloats {
+  private PackedFloats() {}
+
+  static final int FORM_PLAIN = 0;
+  static final int FORM_INTEGERS = 1;
+
+  /**
+   * Largest magnitude of an item packed as an integer: every float of at most this magnitude that
+   * has an integer value converts to a {@code long} and back exactly, and the excesses over the
+   * smallest item stay below 2^63.
+   */
+  static final double MAX_INTEGER = 0x1p62;
+
+  /** The excesses of the list being packed: one array per writer thread. */
+  private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[1024]);
+
+  private static double item(ByteBuffer src, int pos, int i, int width) {
+    return width == 4 ? src.getFloat(pos + 4 * i) : src.getDouble(pos + 8 * i);
+  }
+
+  /** Whether {@code x} round-trips exactly through a {@code long}: integral, finite, not −0.0. */
+  static boolean isInteger(double x) {
+    return x == Math.rint(x)
+        && Math.abs(x) <= MAX_INTEGER
+        && (x != 0 || Double.doubleToRawLongBits(x) == 0);
+  }
+
+  /**
+   * Appends the packed form (count included) of the {@code n} plain items of {@code width} bytes (4
+   * or 8) at {@code src[pos, pos + n·width)}; {@code src} must be little-endian.
+   */
+  static void pack(ByteBuffer src, int pos, int n, int width, ByteSink out) {
+    out.putVarint(n);
+    if (n == 0) {
+      return;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      double x = item(src, pos, i, width);
+      // A float32 item is widened exactly; NaN, infinities, -0.0 and fractions are not integers.
+      if (!isInteger(x)) {
+        out.put((byte) FORM_PLAIN);
+        int at = out.reserve(n * width);
+        src.get(pos, out.array(), at, n * width);
+        return;
+      }
+      long v = (long) x;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+    out.put((byte) FORM_INTEGERS);
+    PackedLists.putVarint64(out, PackedLists.zigzag(min));
+    int w = BitPacking.bitWidth(max - min);
+    out.put((byte) w);
+    if (w == 0) {
+      return;
+    }
+    long[] excess = SCRATCH.get();
+    if (excess.length < n) {
+      excess = new long[Math.max(n, 2 * excess.length)];
+      SCRATCH.set(excess);
+    }
+    for (int i = 0; i < n; i++) {
+      excess[i] = (long) item(src, pos, i, width) - min;
+    }
+    int bytes = BitPacking.packedBytes(n, w);
+    int at = out.reserve(bytes);
+    BitPacking.pack(
+        excess, n, w, ByteBuffer.wrap(out.array(), at, bytes).order(ByteOrder.LITTLE_ENDIAN));
+  }
+
+  /**
+   * Decodes the packed items of a list of {@code n} items (its count already read) into slots
+   * {@code [first, first + n)} of {@code v}, straight into its data buffer. Reads of the packed
+   * bytes are bounds-checked as in {@link PackedLists#decode}; stores are checked once, here.
+   */
+  static void decode(RecordInput in, int n, int width, BaseFixedWidthVector v, int first)
+      throws CorruptFileException {
+    if (n == 0) {
+      return;
+    }
+    int form = form(in);
+    FixedCodec.ensureCapacity(v, first + n);
+    ArrowBuf data = v.getDataBuffer();
+    long slots = (long) first * width;
+    Objects.checkFromIndexSize(slots, (long) n * width, data.capacity());
+    if (form == FORM_PLAIN) {
+      int at = in.take((long) n * width);
+      ByteBuffer buf = in.buffer();
+      data.setBytes(slots, buf.duplicate().limit(at + n * width).position(at));
+    } else {
+      long m = PackedLists.unzigzag(in.varint64());
+      int w = PackedLists.bitWidth(in);
+      int at = in.take(((long) n * w + 7) >>> 3);
+      long addr = data.memoryAddress() + slots;
+      if (w == 0) {
+        for (int i = 0; i < n; i++) {
+          store(addr, i, width, m);
+        }
+      } else if (w > 56) {
+        ByteBuffer buf = in.buffer();
+        for (int i = 0; i < n; i++) {
+          store(addr, i, width, m + BitPacking.get(buf, at, i, w));
+        }
+      } else {
+        unpack(in.buffer(), at, n, w, m, addr, width);
+      }
+    }
+    FixedCodec.setValid(v.getValidityBuffer(), first, n);
+  }
+
+  /**
+   * The hot loop: one bounds-checked 8-byte load per item from the record's array (or a padded copy
+   * of the packed bytes of a direct buffer), shift, mask, add, convert.
+   */
+  private static void unpack(ByteBuffer buf, int at, int n, int w, long m, long addr, int width) {
+    byte[] src;
+    int off;
+    int fast;
+    if (buf.hasArray()) {
+      src = buf.array();
+      off = buf.arrayOffset() + at;
+      fast = PackedLists.fastCount(buf.limit() - 8 - at, n, w);
+    } else {
+      int bytes = (int) (((long) n * w + 7) >>> 3);
+      src = PackedLists.scratch(bytes + 8);
+      buf.get(at, src, 0, bytes);
+      Arrays.fill(src, bytes, bytes + 8, (byte) 0);
+      off = 0;
+      fast = n;
+    }
+    long mask = (1L << w) - 1;
+    int i = 0;
+    if (width == 4) {
+      for (long bit = 0; i < fast; i++, bit += w) {
+        long p = ((long) PackedLists.LONGS.get(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
+        MemoryUtil.putInt(addr + 4L * i, Float.floatToRawIntBits((float) (m + p)));
+      }
+    } else {
+      for (long bit = 0; i < fast; i++, bit += w) {
+        long p = ((long) PackedLists.LONGS.get(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
+        MemoryUtil.putLong(addr + 8L * i, Double.doubleToRawLongBits((double) (m + p)));
+      }
+    }
+    for (; i < n; i++) {
+      store(addr, i, width, m + BitPacking.get(buf, at, i, w));
+    }
+  }
+
+  /** Writes item {@code i}, the float (width 4) or double (width 8) equal to {@code x}. */
+  private static void store(long addr, int i, int width, long x) {
+    if (width == 4) {
+      MemoryUtil.putInt(addr + 4L * i, Float.floatToRawIntBits((float) x));
+    } else {
+      MemoryUtil.putLong(addr + 8L * i, Double.doubleToRawLongBits((double) x));
+    }
+  }
+
+  private static int form(RecordInput in) throws CorruptFileException {
+    int form = in.u8();
+    if (form != FORM_PLAIN && form != FORM_INTEGERS) {
+      throw new CorruptFileException(
+          in.resource(), in.fileOffset() - 1, "unknown packed float list form " + form);
+    }
+    return form;
+  }
+
+  /** Reads past the packed items of a list of {@code n} items (its count already read). */
+  static void skip(RecordInput in, int n, int width) throws CorruptFileException {
+    if (n == 0) {
+      return;
+    }
+    if (form(in) == FORM_PLAIN) {
+      in.take((long) n * width);
+      return;
+    }
+    in.varint64();
+    int w = PackedLists.bitWidth(in);
+    in.take(((long) n * w + 7) >>> 3);
+  }
+}
