@@ -95,6 +95,17 @@ public final class RandomData {
         setInt(f, i, 1000 + r.nextInt(100));
         return;
       }
+      if (style.contains("_cnt") && (v instanceof Float4Vector || v instanceof Float8Vector)) {
+        // "_cnt" fields: counts as single-cell matrices hold them, integer-valued floats, mostly
+        // 1-3.
+        double count = r.nextInt(10) < 7 ? 1 + r.nextInt(3) : Math.floor(Math.exp(r.nextDouble(7)));
+        if (v instanceof Float4Vector) {
+          ((Float4Vector) v).setSafe(i, (float) count);
+        } else {
+          ((Float8Vector) v).setSafe(i, count);
+        }
+        return;
+      }
       if (style.startsWith("unit_") && v instanceof Float4Vector) {
         // Floats in [-1, 1), like embeddings: the byte planes of sign and exponent compress.
         ((Float4Vector) v).setSafe(i, (float) (r.nextDouble() * 2 - 1));

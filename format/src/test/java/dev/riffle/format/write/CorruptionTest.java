@@ -297,6 +297,20 @@ class CorruptionTest {
                     f("ids_gf", ArrowType.List.INSTANCE, notNull("item", f32)))),
             List.of(List.of("ids_g16", "ids_gf")),
             30));
+    // Counts rows: packed float lists (format 1.4), in a group with sorted ids, and alone.
+    c.add(
+        new TypeCase(
+            "zip_counts",
+            new Schema(
+                List.of(
+                    notNull(
+                        "ids_genes",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(32, true))),
+                    notNull("ids_cnt32", ArrowType.List.INSTANCE, notNull("item", f32)),
+                    f("ids_cnt64", ArrowType.LargeList.INSTANCE, notNull("item", f64)))),
+            List.of(List.of("ids_genes", "ids_cnt32")),
+            30));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -339,7 +353,7 @@ class CorruptionTest {
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
               .withListSectors(c.name.equals("sectors_lists"))
-              .withPackRecords(c.name.equals("zip_packed"));
+              .withPackRecords(c.name.equals("zip_packed") || c.name.equals("zip_counts"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

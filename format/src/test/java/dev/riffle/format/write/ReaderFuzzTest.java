@@ -246,6 +246,52 @@ class ReaderFuzzTest {
   }
 
   /**
+   * Adds the format 1.4 inputs (record CRCs, packed float lists) to the corpus without touching the
+   * others: {@code mvn -pl format test -Dtest=ReaderFuzzTest#regenerateCountsCorpus
+   * -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateCountsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase counts =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_counts"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, counts, 2, 0x5eed);
+      save("valid-zip-counts", valid);
+      save("truncated-zip-counts", Arrays.copyOf(valid, valid.length / 2));
+      // The first packed record of the float64 counts column alone: 09 | varint n (2 bytes) | form
+      // | min | width | excess bits, then the record CRC.
+      int record = -1;
+      try (FileReader r = FileReader.open(new BytesSource("x", valid), true, a)) {
+        for (PageInfo p : r.pages(1)) {
+          for (int k = 0; k < p.rowCount() && record < 0; k++) {
+            int at = (int) (p.offset() + p.index().get(k));
+            if (valid[at] == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED)) {
+              record = at;
+            }
+          }
+        }
+      }
+      assertThat(record).as("a packed counts64 record").isPositive();
+      assertThat(valid[record + 3]).as("form INTEGERS").isEqualTo((byte) 1);
+      byte[] form = flip(valid, record + 3, 0x03);
+      CorruptionTest.repairChecksums(form);
+      save("form-crc-repaired-zip-counts", form);
+      byte[] min = flip(valid, record + 4, 0x41);
+      CorruptionTest.repairChecksums(min);
+      save("min-crc-repaired-zip-counts", min);
+      byte[] bits = flip(valid, record + 12, 0x10);
+      CorruptionTest.repairChecksums(bits);
+      save("flipped-bits-crc-repaired-zip-counts", bits);
+      // Not repaired: the record CRC must catch it.
+      save("flipped-record-zip-counts", flip(valid, record + 12, 0x10));
+    }
+  }
+
+  /**
    * Adds the split-record inputs to the corpus without touching the others: {@code mvn -pl format
    * test -Dtest=ReaderFuzzTest#regenerateSplitCorpus -Dcorpus.regenerate=true}.
    */
