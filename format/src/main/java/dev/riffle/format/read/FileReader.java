@@ -609,6 +609,14 @@ public final class FileReader implements AutoCloseable {
     return List.of(column(column).pages);
   }
 
+  /**
+   * How the records of stored column {@code column} are encoded, by kind; reads every zipped page
+   * of the column whole.
+   */
+  public RecordCensus recordCensus(int column) throws IOException {
+    return RecordCensus.count(this, column(column));
+  }
+
   /** Per-column layout and metadata figures; loads every column's metadata. */
   public List<ColumnInfo> describe() throws IOException {
     List<ColumnInfo> out = new ArrayList<>();
