@@ -209,6 +209,7 @@ public final class LoadCommand implements Callable<Integer> {
               err, "load", total, System.console() != null, n -> n + " / " + total + " batches");
       List<LoaderMetrics> done = new ArrayList<>();
       long start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       // Batches are the caller's: their own allocator, so a leak shows at close.
       try (BufferAllocator allocator = new RootAllocator();
           Loader loader = Loader.open(view, o, allocator)) {
@@ -225,10 +226,28 @@ public final class LoadCommand implements Callable<Integer> {
         done.addAll(loader.epochMetrics());
       }
       long wall = System.nanoTime() - start;
+      runCpuNanos = processCpuNanos() - cpuStart;
       progress.done();
       report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch);
     }
     return 0;
+  }
+
+  /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
+  private long runCpuNanos = -1;
+
+  /**
+   * User + system CPU time of this process so far: what a sample costs the machine, reading and
+   * decoding threads included (JVM start-up excluded, as it is measured from the loop's start).
+   */
+  @dev.riffle.format.io.SuppressForbidden(
+      reason = "process CPU time: the JDK's only API for it; HotSpot and OpenJ9 both provide it")
+  private static long processCpuNanos() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
   }
 
   private Sampler sampler(int f, DatasetView view) throws IOException {
@@ -330,6 +349,10 @@ public final class LoadCommand implements Callable<Integer> {
     r.put("bytesRead", bytes);
     r.put("reads", reads);
     r.put("stallSeconds", stall / 1e9);
+    if (runCpuNanos >= 0) {
+      r.put("cpuSeconds", runCpuNanos / 1e9);
+      r.put("cpuMicrosPerSample", rows == 0 ? 0 : runCpuNanos / 1e3 / rows);
+    }
     r.put("bytesPerRowEstimate", rowBytes);
     r.put("pi2", pi2);
     r.put("pi2Model", model);
@@ -361,14 +384,17 @@ public final class LoadCommand implements Callable<Integer> {
     } else {
       out.printf(
           Locale.ROOT,
-          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%n",
+          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%s%n",
           s.describe(),
           rows,
           seconds,
           seconds == 0 ? 0 : rows / seconds,
           seconds == 0 ? 0 : bytes / seconds / 1e6,
           reads,
-          stall / 1e9);
+          stall / 1e9,
+          runCpuNanos < 0 || rows == 0
+              ? ""
+              : String.format(Locale.ROOT, ", CPU %.1f us/sample", runCpuNanos / 1e3 / rows));
       out.printf(
           Locale.ROOT,
           "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
