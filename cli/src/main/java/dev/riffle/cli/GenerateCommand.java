@@ -389,7 +389,8 @@ public final class GenerateCommand implements Callable<Integer> {
     if (loc.path() == null || !Files.isDirectory(loc.path())) {
       return;
     }
-    Set<String> ours = Set.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR);
+    Set<String> ours =
+        Set.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR, DatasetLayout.LEASES_DIR);
     try (Stream<Path> entries = Files.list(loc.path())) {
       List<String> others =
           entries
