@@ -112,11 +112,13 @@ public final class GcCommand implements Callable<Integer> {
         out.println(
             "kept "
                 + k.path()
-                + " (written "
-                + Durations.format(k.age())
-                + " ago, within the grace period of "
-                + Durations.format(gracePeriod)
-                + ")");
+                + (gracePeriod.isZero()
+                    ? " (written to while gc ran)"
+                    : " (written "
+                        + Durations.format(k.age())
+                        + " ago, within the grace period of "
+                        + Durations.format(gracePeriod)
+                        + ")"));
       }
       for (WriterLease.Status l : r.leasesRemoved()) {
         out.println(

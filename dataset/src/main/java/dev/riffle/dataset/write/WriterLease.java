@@ -163,14 +163,14 @@ public final class WriterLease implements AutoCloseable {
    * @throws LeaseLostException if the lease was lost: the writer should stop
    */
   public synchronized void addFile(String dataPath) throws IOException {
-    checkNotLost();
+    checkHeld(Instant.now());
     files.add(dataPath);
     write(Instant.now());
   }
 
   /** Protects data files whose names start with {@code prefix} (written by other processes). */
   public synchronized void addPrefix(String prefix) throws IOException {
-    checkNotLost();
+    checkHeld(Instant.now());
     prefixes.add(prefix);
     write(Instant.now());
   }
@@ -182,14 +182,22 @@ public final class WriterLease implements AutoCloseable {
    * @throws LeaseLostException if not; the writer's files may have been deleted
    */
   public synchronized void check() throws IOException {
-    checkNotLost();
     Instant now = Instant.now();
+    checkHeld(now);
+    write(now);
+  }
+
+  /**
+   * Fails if the lease was lost, noticing it now if it was removed or left unrenewed too long: a
+   * rewrite must never silently re-create a lease that gc removed.
+   */
+  private void checkHeld(Instant now) throws IOException {
+    checkNotLost();
     noteGap(now);
     if (lost == null && !storage.exists(path)) {
       lost = "its lease " + storage.uri(path) + " was removed (by riffle gc --force, or as stale)";
     }
     checkNotLost();
-    write(now);
   }
 
   private void checkNotLost() throws LeaseLostException {

@@ -190,6 +190,28 @@ class GcRaceTest {
   }
 
   @Test
+  void aWriterWhoseLeaseWasRemovedStopsAtItsNextFile(@Seed long seed) throws Exception {
+    try (DatasetWriter w =
+        DatasetWriter.append(
+            storage, SCHEMA, null, DatasetOptions.defaults().withTargetFileRows(500))) {
+      try (VectorSchemaRoot rows = RandomData.generate(SCHEMA, 1000, seed, 0.1, allocator)) {
+        w.write(rows);
+      }
+      DatasetGc.Report r = DatasetGc.collect(storage, DatasetGc.Options.defaults().withForce(true));
+      assertThat(r.leasesRemoved()).hasSize(1);
+      try (VectorSchemaRoot rows = RandomData.generate(SCHEMA, 1000, seed + 1, 0.1, allocator)) {
+        // A rewrite of the lease for the next file must not quietly re-create it.
+        assertThatThrownBy(() -> w.write(rows))
+            .isInstanceOf(LeaseLostException.class)
+            .hasMessageContaining("was removed");
+      }
+    }
+    assertThat(Dataset.versions(storage)).containsExactly(1L);
+    assertThat(DatasetValidator.validate(storage, 1, false, allocator, null).orphans()).isEmpty();
+    assertThat(storage.list(DatasetLayout.LEASES_DIR)).isEmpty();
+  }
+
+  @Test
   void aWriterNeverPublishesAFileThatIsGone(@Seed long seed) throws Exception {
     CountDownLatch written = new CountDownLatch(1);
     CountDownLatch go = new CountDownLatch(1);
