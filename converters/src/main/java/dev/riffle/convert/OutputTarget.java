@@ -1,12 +1,12 @@
 package dev.riffle.convert;
 
+import dev.riffle.format.io.TempFiles;
 import dev.riffle.hadoop.HadoopStorage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
@@ -42,8 +42,9 @@ public final class OutputTarget implements AutoCloseable {
     this.path = path;
     this.conf = conf;
     String suffix = ".tmp-" + HexFormat.of().formatHex(RANDOM.generateSeed(6));
-    this.localTemp =
-        local == null ? null : local.resolveSibling("." + local.getFileName() + suffix);
+    // Locally, a name that says which process writes it, so that what a killed export leaves is
+    // found and removed (TempFiles); remote stores show nothing until the upload completes.
+    this.localTemp = local == null ? null : TempFiles.newPath(local);
     this.temp =
         path == null
             ? null
@@ -95,7 +96,7 @@ public final class OutputTarget implements AutoCloseable {
   long commit() throws IOException {
     long length;
     if (local != null) {
-      Files.move(localTemp, local, StandardCopyOption.ATOMIC_MOVE);
+      TempFiles.publish(localTemp, local);
       length = Files.size(local);
     } else {
       if (!fs.rename(temp, path)) {
@@ -114,7 +115,7 @@ public final class OutputTarget implements AutoCloseable {
       return;
     }
     if (local != null) {
-      Files.deleteIfExists(localTemp);
+      TempFiles.discard(localTemp);
     } else {
       fs.delete(temp, false);
     }

@@ -148,10 +148,35 @@ public final class DatasetValidator {
   }
 
   /**
-   * Data files that no version references. If some manifest cannot be read the answer would be
-   * unsafe to act on, so none are reported (and a problem says why).
+   * Data files that no version references: names under {@code data/} that match the data file
+   * naming scheme (FORMAT.md §11.1; anything else there is left alone). If some manifest cannot be
+   * read the answer would be unsafe to act on, so none are reported (and a problem says why).
    */
   public static List<String> orphans(Storage storage, List<String> problems) throws IOException {
+    return orphans(storage, problems, () -> {});
+  }
+
+  /** A step that may fail with an {@link IOException}. */
+  @FunctionalInterface
+  public interface Step {
+    void run() throws IOException;
+  }
+
+  /**
+   * As {@link #orphans(Storage, List)}, running {@code afterListing} between listing {@code data/}
+   * and reading the manifests (gc checks writers' leases there).
+   */
+  public static List<String> orphans(Storage storage, List<String> problems, Step afterListing)
+      throws IOException {
+    // List before reading the manifests: a file published in between is then seen as referenced,
+    // never as an orphan. Names that are not data file names are not Riffle's (a README).
+    List<String> names = new ArrayList<>();
+    for (String name : storage.list(DatasetLayout.DATA_DIR)) {
+      if (DatasetLayout.isDataFileName(name)) {
+        names.add(name);
+      }
+    }
+    afterListing.run();
     Set<String> referenced = new HashSet<>();
     for (long v : Dataset.versions(storage)) {
       try {
@@ -164,7 +189,7 @@ public final class DatasetValidator {
       }
     }
     List<String> orphans = new ArrayList<>();
-    for (String name : storage.list(DatasetLayout.DATA_DIR)) {
+    for (String name : names) {
       String path = DatasetLayout.DATA_DIR + "/" + name;
       if (!referenced.contains(path)) {
         orphans.add(path);

@@ -127,6 +127,7 @@ public final class DatasetCommit {
             metadata,
             keepRows ? base.splits() : Map.of(),
             keepRows ? base.deletions() : null);
+    Publisher.checkFiles(storage, m.version(), files);
     return Publisher.publish(storage, m);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.DatasetValidator;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.Manifest;
@@ -373,8 +374,10 @@ public abstract class DatasetContractTest {
       }
     }
     assertThat(Dataset.versions(storage)).containsExactly(1L);
-    assertThat(DatasetGc.collect(storage, true)).isEmpty();
-    // A writer abandoned without close (a crash) leaves orphans that gc removes.
+    DatasetGc.Options now = DatasetGc.Options.defaults().withGrace(java.time.Duration.ZERO);
+    assertThat(DatasetGc.collect(storage, now.withDryRun(true)).deleted()).isEmpty();
+    // A writer abandoned without close (a crash of its thread) still holds a fresh lease: gc
+    // refuses until forced, and then removes its files and lease.
     Rows rows = new Rows(0, 300, 1);
     closeables.add(rows);
     DatasetWriter abandoned =
@@ -384,7 +387,19 @@ public abstract class DatasetContractTest {
     abandoned.write(rows.root);
     List<String> orphans = DatasetValidator.validate(storage, 1, false, allocator, null).orphans();
     assertThat(orphans).isNotEmpty();
-    assertThat(DatasetGc.collect(storage, false)).containsExactlyInAnyOrderElementsOf(orphans);
+    assertThatThrownBy(() -> DatasetGc.collect(storage, now))
+        .isInstanceOf(DatasetBusyException.class)
+        .hasMessageContaining("_leases/");
+    assertThat(storage.list(DatasetLayout.DATA_DIR)).hasSizeGreaterThanOrEqualTo(orphans.size());
+    DatasetGc.Report gc = DatasetGc.collect(storage, now.withForce(true));
+    assertThat(gc.deleted()).containsExactlyInAnyOrderElementsOf(orphans);
+    assertThat(gc.leasesRemoved()).hasSize(1);
+    assertThat(storage.list(DatasetLayout.LEASES_DIR)).isEmpty();
+    // That writer, alive after all, now refuses to publish: its lease is gone.
+    assertThatThrownBy(abandoned::publish)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("nothing was published");
+    assertThat(Dataset.versions(storage)).containsExactly(1L);
     assertThat(DatasetValidator.validate(storage, 1, true, allocator, null).ok()).isTrue();
     assertThat(DatasetValidator.validate(storage, 1, false, allocator, null).orphans()).isEmpty();
   }
