@@ -196,7 +196,8 @@ public final class Dataset implements AutoCloseable {
   public DatasetView view(Roaring64Bitmap rows) {
     Roaring64Bitmap r = rows.clone();
     r.andNot(deletions);
-    if (!r.isEmpty() && (r.first() < 0 || r.last() >= totalRows())) {
+    // Unsigned, as the bitmap orders ids: an id of 2^63 or more is its largest.
+    if (!r.isEmpty() && Long.compareUnsigned(r.last(), totalRows()) >= 0) {
       throw new IllegalArgumentException("subset names rows outside [0, " + totalRows() + ")");
     }
     return new DatasetView(this, r, "subset");
