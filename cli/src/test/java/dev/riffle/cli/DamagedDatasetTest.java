@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.RowSets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,8 +17,8 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
  * Datasets damaged behind the manifest's back, or with manifests that parse but cannot be right
- * (issue #15 item 7): every command fails with one clear line naming the file and the field or
- * offset, or, for damage in another version, keeps working on the healthy ones.
+ * (issue #15 items 3 and 7): every command fails with one clear line naming the file and the field
+ * or offset, or, for damage in another version, keeps working on the healthy ones.
  */
 class DamagedDatasetTest {
   @TempDir Path dir;
@@ -130,5 +131,40 @@ class DamagedDatasetTest {
     Cli.Result gc = Cli.run("gc", ds);
     assertThat(gc.exitCode()).isEqualTo(1);
     assertThat(gc.err()).contains("not collecting garbage", "00000000000000000002.manifest.json");
+  }
+
+  @Test
+  void swappedDataFilesFailTakeScanAndLoad() throws Exception {
+    // Two files of equal length and row count: rows of fixed width, in two versions.
+    String vectors = dir.resolve("vectors").toString();
+    DatasetCommandsTest.generate(vectors, "vectors", "200", "1");
+    DatasetCommandsTest.generate(vectors, "vectors", "200", "2", "--append");
+    List<Path> files = new ArrayList<>();
+    for (JsonNode f : DatasetCommandsTest.json("info", vectors, "--files", "--json").get("files")) {
+      files.add(dir.resolve("vectors").resolve(f.get("path").asText()));
+    }
+    assertThat(Files.size(files.get(0))).isEqualTo(Files.size(files.get(1)));
+    List<String> before = Cli.ok("take", vectors, "--rows", "0", "--columns", "label").outLines();
+    Path tmp = dir.resolve("tmp");
+    Files.move(files.get(0), tmp);
+    Files.move(files.get(1), files.get(0));
+    Files.move(tmp, files.get(1));
+
+    String first = dir.resolve("vectors").relativize(files.get(0)).toString();
+    for (String[] args :
+        List.of(
+            new String[] {"take", vectors, "--rows", "0"},
+            new String[] {"scan", vectors, "--limit", "1"},
+            new String[] {"load", vectors},
+            new String[] {"export", "parquet", vectors, dir.resolve("out.parquet").toString()})) {
+      Cli.Result r = DatasetCommandsTest.fails(1, args);
+      assertThat(r.out()).as(String.join(" ", args)).isEmpty();
+      assertThat(r.err())
+          .as(String.join(" ", args))
+          .startsWith("riffle: corrupt file: " + files.get(0))
+          .contains(first + " is not the file version 2 names (footer CRC 0x")
+          .contains("files were swapped or replaced");
+    }
+    assertThat(before).hasSize(1);
   }
 }

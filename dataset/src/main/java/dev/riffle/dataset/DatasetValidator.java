@@ -109,6 +109,7 @@ public final class DatasetValidator {
       String name) {
     try (RandomAccessSource source = storage.open(f.path());
         FileReader reader = FileReader.open(source, false, allocator)) {
+      f.checkIdentity(reader, m.version());
       if (reader.rowCount() != f.rowCount()) {
         problems.add(name + ": " + reader.rowCount() + " rows, the manifest says " + f.rowCount());
         return;

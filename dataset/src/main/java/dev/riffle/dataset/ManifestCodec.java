@@ -36,6 +36,7 @@ public final class ManifestCodec {
               + "/[A-Za-z0-9][A-Za-z0-9._-]*"
               + Pattern.quote(DatasetLayout.DATA_SUFFIX));
   static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  static final Pattern CRC32C = Pattern.compile("[0-9a-f]{8}");
 
   /** The manifest as UTF-8 JSON bytes (deterministic: fixed field order, sorted maps). */
   public static byte[] write(Manifest m) {
@@ -109,6 +110,16 @@ public final class ManifestCodec {
       }
       if (f.sha256() == null || !SHA256.matcher(f.sha256()).matches()) {
         throw bad(resource, "data file " + f.path() + " has no valid sha256");
+      }
+      // Optional: manifests written before it existed lack it, and their files open unchecked.
+      if (f.footerCrc32c() != null && !CRC32C.matcher(f.footerCrc32c()).matches()) {
+        throw bad(
+            resource,
+            "data file "
+                + f.path()
+                + " has footerCrc32c '"
+                + f.footerCrc32c()
+                + "', not 8 lower-case hex digits");
       }
       if (f.byteLength() < 0) {
         throw bad(

@@ -1,5 +1,6 @@
 package dev.riffle.spark;
 
+import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.RowSets;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
@@ -79,6 +80,15 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       source.close();
       throw e;
     }
+    // A file swapped with another of the same length is told apart by its footer CRC.
+    new Manifest.DataFile(
+            partition.path(),
+            partition.byteLength(),
+            null,
+            partition.rowCount(),
+            partition.firstRow(),
+            partition.footerCrc32c())
+        .checkIdentity(reader, partition.version());
     if (reader.rowCount() != partition.rowCount()) {
       throw new CorruptFileException(
           name,

@@ -51,6 +51,7 @@ public final class DatasetWriter implements AutoCloseable {
   private String currentPath;
   private DigestOutputStream currentDigest;
   private CountingStream currentCount;
+  private FooterCapture currentFooter;
   private OutputStream currentStream;
   private long nextRow;
   private boolean published;
@@ -266,7 +267,8 @@ public final class DatasetWriter implements AutoCloseable {
             + DatasetLayout.DATA_SUFFIX;
     written.add(currentPath);
     currentStream = storage.create(currentPath);
-    currentCount = new CountingStream(currentStream);
+    currentFooter = new FooterCapture(currentStream);
+    currentCount = new CountingStream(currentFooter);
     currentDigest = new DigestOutputStream(currentCount, sha256());
     current =
         FileWriter.create(
@@ -276,7 +278,7 @@ public final class DatasetWriter implements AutoCloseable {
                 flush();
               }
             },
-            schema,
+            FooterCapture.named(schema, currentPath),
             dictionaries,
             options.file(),
             dictionaryState);
@@ -291,7 +293,9 @@ public final class DatasetWriter implements AutoCloseable {
     currentDigest.flush();
     currentStream.close();
     String sha = HexFormat.of().formatHex(currentDigest.getMessageDigest().digest());
-    files.add(new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow));
+    String footerCrc = currentFooter.footerCrcHex(storage.uri(currentPath));
+    files.add(
+        new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow, footerCrc));
     nextRow += rows;
   }
 

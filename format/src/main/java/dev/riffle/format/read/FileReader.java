@@ -72,6 +72,7 @@ public final class FileReader implements AutoCloseable {
   final PlanReads planReads;
   private final ColumnReader[] columns;
   private final ReadStats stats;
+  private final int footerCrc32c;
   private long coalesceGap = 0;
   private volatile IoEngine engine = IoEngine.shared(DEFAULT_READS_IN_FLIGHT);
 
@@ -84,8 +85,10 @@ public final class FileReader implements AutoCloseable {
       FileLayout.Version version,
       RiffleSchema schema,
       DirectoryLayout.Entry[] directory,
-      ReadStats stats) {
+      ReadStats stats,
+      int footerCrc32c) {
     this.stats = stats;
+    this.footerCrc32c = footerCrc32c;
     this.source = source;
     this.ownsSource = ownsSource;
     this.allocator = allocator;
@@ -154,7 +157,8 @@ public final class FileReader implements AutoCloseable {
         m.version(),
         m.schema(),
         m.directory(),
-        stats);
+        stats,
+        m.footerCrc32c());
   }
 
   static ByteBuffer read(RandomAccessSource source, ReadStats stats, long offset, long length)
@@ -203,6 +207,15 @@ public final class FileReader implements AutoCloseable {
 
   public String formatVersion() {
     return version.toString();
+  }
+
+  /**
+   * The footer's own CRC32C (FORMAT.md §3.1, footer bytes 52–55), read at open. It covers the
+   * schema (and its metadata) and the directory, so files whose schemas differ have different
+   * footer CRCs; dataset manifests record it to tell their files apart (§11.2).
+   */
+  public int footerCrc32c() {
+    return footerCrc32c;
   }
 
   /** Counters of everything read since open or the last reset (column metadata included). */
