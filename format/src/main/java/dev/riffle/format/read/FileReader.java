@@ -549,8 +549,32 @@ public final class FileReader implements AutoCloseable {
 
   /** Iterates over all rows in order, {@code batchRows} at a time, verifying page checksums. */
   public ScanCursor scan(List<String> fields, int batchRows) throws IOException {
+    return scan(fields, batchRows, 0, rowCount);
+  }
+
+  /**
+   * Iterates over rows {@code [startRow, endRow)} in order, {@code batchRows} at a time, reading
+   * only the pages that hold them, each whole and checksummed (the sequential page path of a whole
+   * scan, for a part of a file: a partition, or the rows of a dataset view in this file).
+   *
+   * @throws IllegalArgumentException unless {@code 0 ≤ startRow ≤ endRow ≤ rowCount()}
+   */
+  public ScanCursor scan(List<String> fields, int batchRows, long startRow, long endRow)
+      throws IOException {
     if (batchRows < 1) {
       throw new IllegalArgumentException("batch rows must be at least 1");
+    }
+    if (startRow < 0 || startRow > endRow || endRow > rowCount) {
+      throw new IllegalArgumentException(
+          "rows ["
+              + startRow
+              + ", "
+              + endRow
+              + ") are not a range of "
+              + resource
+              + ", which has "
+              + rowCount
+              + " rows");
     }
     int[] fieldIdx = resolve(fields);
     List<String> names = new ArrayList<>();
@@ -562,7 +586,7 @@ public final class FileReader implements AutoCloseable {
     for (int c = 0; c < cols.length; c++) {
       readers[c] = column(cols[c]);
     }
-    return new ScanCursor(this, names, readers, batchRows);
+    return new ScanCursor(this, names, readers, batchRows, startRow, endRow);
   }
 
   /** Reads a whole page and checks its checksum. */

@@ -10,8 +10,10 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
- * any row of it is returned. Not thread-safe; close the batches it returns.
+ * Sequential batches over a file, or over a range of its rows. Each page is read whole, once, and
+ * its checksum verified before any row of it is returned; a range reads only the pages that hold
+ * its rows (its first and last page whole, rows outside the range decoded from them not). Not
+ * thread-safe; close the batches it returns.
  *
  * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
  * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
@@ -127,15 +129,34 @@ public final class ScanCursor implements AutoCloseable {
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
   private long readTarget;
 
+  /** The end (exclusive) of the rows scanned. */
+  private final long endRow;
+
+  /** Per column, the page holding the last row scanned (-1 if none): no read goes past it. */
+  private final int[] lastPage;
+
   private long nextRow;
   private boolean closed;
 
+  /** Scans rows [startRow, endRow), which the caller has checked lie in the file. */
   @SuppressWarnings("unchecked")
-  ScanCursor(FileReader reader, List<String> fields, ColumnReader[] columns, int batchRows) {
+  ScanCursor(
+      FileReader reader,
+      List<String> fields,
+      ColumnReader[] columns,
+      int batchRows,
+      long startRow,
+      long endRow) {
     this.reader = reader;
     this.fields = fields;
     this.columns = columns;
     this.batchRows = batchRows;
+    this.nextRow = startRow;
+    this.endRow = endRow;
+    this.lastPage = new int[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      lastPage[c] = endRow > startRow ? columns[c].pageOf(endRow - 1) : -1;
+    }
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
@@ -237,12 +258,11 @@ public final class ScanCursor implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("scan cursor is closed");
     }
-    long total = reader.rowCount();
-    if (nextRow >= total) {
+    if (nextRow >= endRow) {
       release();
       return null;
     }
-    int n = (int) Math.min(batchRows, total - nextRow);
+    int n = (int) Math.min(batchRows, endRow - nextRow);
     VectorSchemaRoot root = null;
     try {
       // First the pages of the batch, so that wide rows can be measured and every result buffer
@@ -432,7 +452,7 @@ public final class ScanCursor implements AutoCloseable {
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
     int last = first;
-    while (coalesce[c] && last + 1 < pages.length) {
+    while (coalesce[c] && last + 1 <= lastPage[c]) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
       if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
@@ -453,7 +473,7 @@ public final class ScanCursor implements AutoCloseable {
     ArrayDeque<PageFetch> queue = ahead[c];
     int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
     int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
-    while (queue.size() < depth && next < col.pages.length) {
+    while (queue.size() < depth && next <= lastPage[c]) {
       PageFetch f = fetch(c, next);
       queue.addLast(f);
       ReadAheadPool.submit(f);
