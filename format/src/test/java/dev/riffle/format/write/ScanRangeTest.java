@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
+import dev.riffle.format.read.RowSelection;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.Seed;
 import dev.riffle.format.testing.SeedExtension;
@@ -13,6 +14,7 @@ import dev.riffle.format.testing.TypeCase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -29,8 +31,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Scans of a row range ({@link FileReader#scan(List, int, long, long)}): the rows a take of the
- * range returns, read through whole checksummed pages, and only the pages that hold the range.
+ * Scans of a row range ({@link FileReader#scan(List, int, long, long)}), and of selected rows of
+ * one ({@link ScanCursor#select}): the rows a take of them returns, read through whole checksummed
+ * pages, every page of the range and only those.
  */
 @ExtendWith(SeedExtension.class)
 class ScanRangeTest {
@@ -116,6 +119,83 @@ class ScanRangeTest {
             .isLessThanOrEqualTo(spanOf(r, start, end));
       }
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void aSelectionReturnsItsRowsAndReadsEveryPageOfItsRange(TypeCase c) throws Exception {
+    Path p = dir.resolve("f.riffle");
+    int rows = c.severalPagesRows;
+    Files.write(p, CorruptionTest.writeFile(c, rows, seed, 0.1, allocator));
+    SplittableRandom random = new SplittableRandom(seed);
+    try (FileReader r = FileReader.open(p, allocator)) {
+      r.loadColumns(null);
+      for (double density : new double[] {0.01, 0.3, 0.9, 1}) {
+        long start = random.nextLong(rows / 4);
+        long end = rows - random.nextLong(rows / 4);
+        BitSet chosen = new BitSet();
+        for (long row = start; row < end; row++) {
+          // Runs as well as single rows: splits and deletions have both.
+          if (random.nextDouble() < density) {
+            int run = random.nextInt(4) == 0 ? 1 + random.nextInt(50) : 1;
+            chosen.set((int) row, (int) Math.min(end, row + run));
+            row += run - 1;
+          }
+        }
+        long[] expected = chosen.stream().asLongStream().toArray();
+        int batch = 1 + random.nextInt(700);
+        String where = c.name + " density " + density + " batch " + batch;
+        r.stats().reset();
+        long at = 0;
+        try (ScanCursor cursor =
+            r.scan(null, batch, start, end).readAhead(0, 0).select(selection(chosen))) {
+          VectorSchemaRoot got;
+          while ((got = cursor.next()) != null) {
+            try (VectorSchemaRoot g = got) {
+              assertThat(g.getRowCount()).as(where).isBetween(1, batch);
+              at += g.getRowCount();
+            }
+          }
+        }
+        assertThat(at).as(where).isEqualTo(expected.length);
+        long last = expected.length == 0 ? start : expected[expected.length - 1] + 1;
+        assertThat(r.stats().reads()).as(where + " reads").isEqualTo(pagesOf(r, start, last));
+        assertThat(r.stats().valuesDecoded())
+            .as(where)
+            .isEqualTo(expected.length * (long) r.schema().fields().size());
+        // The rows themselves, with read-ahead, against takes.
+        at = 0;
+        try (ScanCursor cursor = r.scan(null, batch, start, end).select(selection(chosen))) {
+          VectorSchemaRoot got;
+          while ((got = cursor.next()) != null) {
+            try (VectorSchemaRoot g = got;
+                VectorSchemaRoot want =
+                    r.take(
+                        Arrays.copyOfRange(expected, (int) at, (int) at + g.getRowCount()), null)) {
+              CorruptionTest.assertSame(want, g, where + " at selected row " + at);
+              at += g.getRowCount();
+            }
+          }
+        }
+        assertThat(at).as(where).isEqualTo(expected.length);
+      }
+    }
+  }
+
+  /** The rows of a bit set, as a scan selection. */
+  static RowSelection selection(BitSet rows) {
+    return new RowSelection() {
+      @Override
+      public long next(long row, long end) {
+        int next = rows.nextSetBit((int) row);
+        return next < 0 ? end : Math.min(next, end);
+      }
+
+      @Override
+      public long runEnd(long row, long end) {
+        return Math.min(rows.nextClearBit((int) row), end);
+      }
+    };
   }
 
   /** The pages, over all columns, that hold a row of [start, end). */
