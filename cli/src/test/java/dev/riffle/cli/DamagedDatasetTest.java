@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.RowSets;
+import dev.riffle.format.ColumnLayout;
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,8 +22,8 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
  * Datasets damaged behind the manifest's back, or with manifests that parse but cannot be right
- * (issue #15 items 3 and 7): every command fails with one clear line naming the file and the field
- * or offset, or, for damage in another version, keeps working on the healthy ones.
+ * (issue #15 items 2, 3 and 7): every command fails with one clear line naming the file and the
+ * field or offset, or, for damage in another version, keeps working on the healthy ones.
  */
 class DamagedDatasetTest {
   @TempDir Path dir;
@@ -131,6 +136,45 @@ class DamagedDatasetTest {
     Cli.Result gc = Cli.run("gc", ds);
     assertThat(gc.exitCode()).isEqualTo(1);
     assertThat(gc.err()).contains("not collecting garbage", "00000000000000000002.manifest.json");
+  }
+
+  @Test
+  void aFlippedByteInAZipFixedPageFailsTheDatasetScanAsTheFileScan() throws Exception {
+    String vectors = dir.resolve("vectors").toString();
+    DatasetCommandsTest.generate(vectors, "vectors", "300", "1", "--files", "2");
+    // A ZIP_FIXED page of the last file: takes read its slots without a checksum.
+    JsonNode files = DatasetCommandsTest.json("info", vectors, "--files", "--json").get("files");
+    Path file = dir.resolve("vectors").resolve(files.get(files.size() - 1).get("path").asText());
+    PageInfo victim = null;
+    try (BufferAllocator allocator = new RootAllocator();
+        FileReader r = FileReader.open(file, allocator)) {
+      for (int c = 0; c < r.schema().columns().size() && victim == null; c++) {
+        for (PageInfo p : r.pages(c)) {
+          if (p.layout() == ColumnLayout.LAYOUT_ZIP_FIXED && victim == null) {
+            victim = p;
+          }
+        }
+      }
+    }
+    assertThat(victim).as("a ZIP_FIXED page").isNotNull();
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[(int) (victim.offset() + victim.byteLength() / 2)] ^= 0x04;
+    Files.write(file, bytes);
+
+    String fileError = DatasetCommandsTest.fails(1, "scan", file.toString()).err();
+    assertThat(fileError)
+        .startsWith("riffle: corrupt file: " + file + " at offset " + victim.offset() + ": ")
+        .contains("fails its checksum");
+    for (String[] args :
+        List.of(
+            new String[] {"scan", vectors},
+            new String[] {"scan", vectors, "--columns", "embedding"},
+            new String[] {"export", "parquet", vectors, dir.resolve("out.parquet").toString()})) {
+      assertThat(DatasetCommandsTest.fails(1, args).err())
+          .as(String.join(" ", args))
+          .isEqualTo(fileError);
+    }
+    assertThat(dir.resolve("out.parquet")).doesNotExist();
   }
 
   @Test

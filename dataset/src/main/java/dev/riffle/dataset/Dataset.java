@@ -251,9 +251,15 @@ public final class Dataset implements AutoCloseable {
         throw new IllegalArgumentException("row " + r + " is deleted in version " + version());
       }
     }
-    CrossFileTake.Remap remap =
-        hasDictionary(names) ? (part, file) -> union().remap(part, file) : null;
-    return takes.take(router.route(rows), names, remap);
+    return takes.take(router.route(rows), names, remapFor(names));
+  }
+
+  /**
+   * What rewrites a part read from one file into the dataset's dictionary codes, or null if none of
+   * the fields is categorical.
+   */
+  CrossFileTake.Remap remapFor(List<String> names) {
+    return hasDictionary(names) ? (part, file) -> union().remap(part, file) : null;
   }
 
   private boolean hasDictionary(List<String> names) {

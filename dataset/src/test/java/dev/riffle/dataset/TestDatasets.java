@@ -23,14 +23,15 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Small local datasets for tests: {@code id} (int64, the global row) and {@code vec} (256 float32,
- * stored in ZIP_FIXED pages, one 1 KiB record per row), in files of a fixed row count; and manifest
- * surgery, for damage that no writer makes.
+ * Small local datasets for tests: {@code id} (int64, the global row) and {@code vec} (384 float32:
+ * records of 1.5 KiB, too large for sectors, so stored in ZIP_FIXED pages, whose slots a take reads
+ * without a checksum), in files of a fixed row count; and manifest surgery, for damage that no
+ * writer makes.
  */
 final class TestDatasets {
   private TestDatasets() {}
 
-  static final int DIM = 256;
+  static final int DIM = 384;
 
   static final Schema SCHEMA =
       new Schema(
@@ -42,7 +43,7 @@ final class TestDatasets {
                   TypeCase.notNull(
                       "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))));
 
-  /** Page size of the data files: 64 rows of {@code vec} per page. */
+  /** Page size of the data files: about 40 rows of {@code vec} per page. */
   static final int PAGE_BYTES = 64 << 10;
 
   /** The value of element {@code j} of row {@code row}'s vector. */
