@@ -34,6 +34,14 @@ public final class DatasetLayout {
     return DATA_FILE_NAME.matcher(name).matches();
   }
 
+  /**
+   * The schema metadata key under which a dataset writer records each data file's own path ({@code
+   * data/<name>.riffle}): it makes every file's schema, and so its footer and footer CRC32C,
+   * unique, even for files of identical content and layout, so that the manifest's {@code
+   * footerCrc32c} tells any two files of a dataset apart (FORMAT.md §11.2).
+   */
+  public static final String FILE_PATH_KEY = "riffle.dataFile";
+
   /** Largest manifest accepted: S3 conditional creates are single PUTs, and it is read whole. */
   public static final int MAX_MANIFEST_BYTES = 64 << 20;
 

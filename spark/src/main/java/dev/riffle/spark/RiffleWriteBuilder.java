@@ -203,7 +203,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
       List<Manifest.DataFile> late = new ArrayList<>();
       for (String name : storage.list(DatasetLayout.DATA_DIR)) {
         if (name.startsWith(namePrefix)) {
-          late.add(new Manifest.DataFile(DatasetLayout.DATA_DIR + "/" + name, 0, null, 0, 0));
+          late.add(new Manifest.DataFile(DatasetLayout.DATA_DIR + "/" + name, 0, null, 0, 0, null));
         }
       }
       DatasetCommit.discard(storage, late);

@@ -57,6 +57,7 @@ public final class DatasetWriter implements AutoCloseable {
   private String currentPath;
   private DigestOutputStream currentDigest;
   private CountingStream currentCount;
+  private FooterCapture currentFooter;
   private OutputStream currentStream;
   private long nextRow;
   private boolean published;
@@ -291,7 +292,8 @@ public final class DatasetWriter implements AutoCloseable {
     lease.addFile(currentPath);
     written.add(currentPath);
     currentStream = storage.create(currentPath);
-    currentCount = new CountingStream(currentStream);
+    currentFooter = new FooterCapture(currentStream);
+    currentCount = new CountingStream(currentFooter);
     currentDigest = new DigestOutputStream(currentCount, sha256());
     current =
         FileWriter.create(
@@ -301,7 +303,7 @@ public final class DatasetWriter implements AutoCloseable {
                 flush();
               }
             },
-            schema,
+            FooterCapture.named(schema, currentPath),
             dictionaries,
             options.file(),
             dictionaryState);
@@ -316,7 +318,9 @@ public final class DatasetWriter implements AutoCloseable {
     currentDigest.flush();
     currentStream.close();
     String sha = HexFormat.of().formatHex(currentDigest.getMessageDigest().digest());
-    files.add(new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow));
+    String footerCrc = currentFooter.footerCrcHex(storage.uri(currentPath));
+    files.add(
+        new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow, footerCrc));
     nextRow += rows;
   }
 

@@ -243,6 +243,60 @@ public abstract class DatasetContractTest {
   }
 
   @Test
+  public void scansOfEveryViewEqualTakesOfItsRows() throws Exception {
+    Storage storage = newStorage();
+    write(storage, false, 3, 300, 1);
+    // Another writer's dictionary: codes are remapped in scans as in takes.
+    write(storage, true, 2, 200, 2);
+    DatasetVersions.randomSplit(storage, "train", 0.7, seed, "val");
+    SplittableRandom r = new SplittableRandom(seed);
+    Roaring64Bitmap deleted = new Roaring64Bitmap();
+    for (int i = 0; i < 40; i++) {
+      deleted.add(r.nextLong(1300));
+    }
+    DatasetVersions.deleteRows(storage, deleted);
+    try (Dataset ds = Dataset.open(storage, allocator)) {
+      Roaring64Bitmap subset = new Roaring64Bitmap();
+      subset.addRange(250, 320);
+      subset.add(1299);
+      List<DatasetView> views =
+          List.of(
+              ds.all(),
+              ds.split("train"),
+              ds.split("val"),
+              ds.view(subset),
+              ds.view(new Roaring64Bitmap()));
+      for (DatasetView view : views) {
+        for (int batch : new int[] {1, 7, 333, 5000}) {
+          String where = view.name() + " batch " + batch;
+          List<Long> expected = new ArrayList<>();
+          view.rows().forEach(expected::add);
+          int at = 0;
+          try (DatasetView.Cursor c = view.scan(null, batch)) {
+            VectorSchemaRoot got;
+            while ((got = c.next()) != null) {
+              try (VectorSchemaRoot g = got) {
+                assertThat(g.getRowCount()).as(where).isBetween(1, batch);
+                long[] ids = new long[g.getRowCount()];
+                for (int i = 0; i < ids.length; i++) {
+                  ids[i] = expected.get(at + i);
+                }
+                try (VectorSchemaRoot want = ds.take(ids, null)) {
+                  assertThat(g.contentToTSVString())
+                      .as(where + " at " + at)
+                      .isEqualTo(want.contentToTSVString());
+                }
+                at += ids.length;
+              }
+            }
+          }
+          assertThat(at).as(where).isEqualTo(expected.size());
+        }
+      }
+    }
+  }
+
+  @Test
   public void appendWithAnotherSchemaIsRejectedNamingTheFields() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 10, 1);

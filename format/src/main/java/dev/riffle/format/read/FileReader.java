@@ -72,6 +72,7 @@ public final class FileReader implements AutoCloseable {
   final PlanReads planReads;
   private final ColumnReader[] columns;
   private final ReadStats stats;
+  private final int footerCrc32c;
   private long coalesceGap = 0;
   private volatile IoEngine engine = IoEngine.shared(DEFAULT_READS_IN_FLIGHT);
 
@@ -84,8 +85,10 @@ public final class FileReader implements AutoCloseable {
       FileLayout.Version version,
       RiffleSchema schema,
       DirectoryLayout.Entry[] directory,
-      ReadStats stats) {
+      ReadStats stats,
+      int footerCrc32c) {
     this.stats = stats;
+    this.footerCrc32c = footerCrc32c;
     this.source = source;
     this.ownsSource = ownsSource;
     this.allocator = allocator;
@@ -154,7 +157,8 @@ public final class FileReader implements AutoCloseable {
         m.version(),
         m.schema(),
         m.directory(),
-        stats);
+        stats,
+        m.footerCrc32c());
   }
 
   static ByteBuffer read(RandomAccessSource source, ReadStats stats, long offset, long length)
@@ -203,6 +207,15 @@ public final class FileReader implements AutoCloseable {
 
   public String formatVersion() {
     return version.toString();
+  }
+
+  /**
+   * The footer's own CRC32C (FORMAT.md §3.1, footer bytes 52–55), read at open. It covers the
+   * schema (and its metadata) and the directory, so files whose schemas differ have different
+   * footer CRCs; dataset manifests record it to tell their files apart (§11.2).
+   */
+  public int footerCrc32c() {
+    return footerCrc32c;
   }
 
   /** Counters of everything read since open or the last reset (column metadata included). */
@@ -538,8 +551,32 @@ public final class FileReader implements AutoCloseable {
 
   /** Iterates over all rows in order, {@code batchRows} at a time, verifying page checksums. */
   public ScanCursor scan(List<String> fields, int batchRows) throws IOException {
+    return scan(fields, batchRows, 0, rowCount);
+  }
+
+  /**
+   * Iterates over rows {@code [startRow, endRow)} in order, {@code batchRows} at a time, reading
+   * only the pages that hold them, each whole and checksummed (the sequential page path of a whole
+   * scan, for a part of a file: a partition, or the rows of a dataset view in this file).
+   *
+   * @throws IllegalArgumentException unless {@code 0 ≤ startRow ≤ endRow ≤ rowCount()}
+   */
+  public ScanCursor scan(List<String> fields, int batchRows, long startRow, long endRow)
+      throws IOException {
     if (batchRows < 1) {
       throw new IllegalArgumentException("batch rows must be at least 1");
+    }
+    if (startRow < 0 || startRow > endRow || endRow > rowCount) {
+      throw new IllegalArgumentException(
+          "rows ["
+              + startRow
+              + ", "
+              + endRow
+              + ") are not a range of "
+              + resource
+              + ", which has "
+              + rowCount
+              + " rows");
     }
     int[] fieldIdx = resolve(fields);
     List<String> names = new ArrayList<>();
@@ -551,7 +588,7 @@ public final class FileReader implements AutoCloseable {
     for (int c = 0; c < cols.length; c++) {
       readers[c] = column(cols[c]);
     }
-    return new ScanCursor(this, names, readers, batchRows);
+    return new ScanCursor(this, names, readers, batchRows, startRow, endRow);
   }
 
   /**

@@ -10,8 +10,12 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
- * any row of it is returned. Not thread-safe; close the batches it returns.
+ * Sequential batches over a file, or over a range of its rows. Each page is read whole, once, and
+ * its checksum verified before any row of it is returned; a range reads only the pages that hold
+ * its rows (its first and last page whole, rows outside the range decoded from them not). With a
+ * {@link #select selection}, the pages of the range are still all read and verified in order (up to
+ * the one that holds the last selected row), but only the selected rows are decoded, into batches
+ * of up to {@code batchRows} of them. Not thread-safe; close the batches it returns.
  *
  * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
  * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
@@ -36,6 +40,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * when many columns are scanned, see {@link #readAhead}), another column {@value
  * #DEFAULT_AHEAD_PAGES} pages; reads go into buffers reused within the cursor (direct and
  * 4096-aligned for local files).
+ *
+ * <p>Why this file is longer than most: the order of a scan's reads, their read-ahead and buffer
+ * reuse, and the assembly of batches from pages (ranges, selections) depend on one another's state,
+ * which this class keeps in one place; the reads themselves are {@link PageFetch}'s.
  */
 public final class ScanCursor implements AutoCloseable {
   /**
@@ -127,15 +135,49 @@ public final class ScanCursor implements AutoCloseable {
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
   private long readTarget;
 
+  /** The end (exclusive) of the rows scanned. */
+  private final long endRow;
+
+  /** Per column, the page holding the last row scanned (-1 if none): no read goes past it. */
+  private final int[] lastPage;
+
+  /**
+   * Per column, the first page not yet loaded: with a selection, pages between the runs of selected
+   * rows are loaded (read and checksummed) too, so that a scan reads its range's pages the same way
+   * whatever it selects.
+   */
+  private final int[] nextPage;
+
+  /** The rows returned, or null for all. */
+  private RowSelection selection;
+
+  /** The selected runs of the batch being assembled: start, length, output row. */
+  private long[] runs = new long[3 * 16];
+
   private long nextRow;
   private boolean closed;
 
+  /** Scans rows [startRow, endRow), which the caller has checked lie in the file. */
   @SuppressWarnings("unchecked")
-  ScanCursor(FileReader reader, List<String> fields, ColumnReader[] columns, int batchRows) {
+  ScanCursor(
+      FileReader reader,
+      List<String> fields,
+      ColumnReader[] columns,
+      int batchRows,
+      long startRow,
+      long endRow) {
     this.reader = reader;
     this.fields = fields;
     this.columns = columns;
     this.batchRows = batchRows;
+    this.nextRow = startRow;
+    this.endRow = endRow;
+    this.lastPage = new int[columns.length];
+    this.nextPage = new int[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      lastPage[c] = endRow > startRow ? columns[c].pageOf(endRow - 1) : -1;
+      nextPage[c] = endRow > startRow ? columns[c].pageOf(startRow) : 0;
+    }
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
@@ -232,17 +274,29 @@ public final class ScanCursor implements AutoCloseable {
     return readTarget;
   }
 
+  /**
+   * Returns only the selected rows of the range from now on, up to {@code batchRows} of them per
+   * batch; the pages of the range are still all read and verified, up to the one that holds the
+   * last selected row. Call it before the first batch.
+   *
+   * @return this cursor
+   */
+  public ScanCursor select(RowSelection rows) {
+    this.selection = rows;
+    return this;
+  }
+
   /** The next batch, or null after the last row. */
   public VectorSchemaRoot next() throws IOException {
     if (closed) {
       throw new IllegalStateException("scan cursor is closed");
     }
-    long total = reader.rowCount();
-    if (nextRow >= total) {
+    int runCount = nextRuns();
+    if (runCount == 0) {
       release();
       return null;
     }
-    int n = (int) Math.min(batchRows, total - nextRow);
+    int n = (int) (runs[3 * runCount - 2] + runs[3 * runCount - 1]);
     VectorSchemaRoot root = null;
     try {
       // First the pages of the batch, so that wide rows can be measured and every result buffer
@@ -251,7 +305,10 @@ public final class ScanCursor implements AutoCloseable {
       VectorSizes[] sizes = new VectorSizes[columns.length];
       List<ByteBuffer> retired = new ArrayList<>();
       for (int c = 0; c < columns.length; c++) {
-        List<Segment> list = segmentsOf(c, n, retired);
+        List<Segment> list = new ArrayList<>(2);
+        for (int r = 0; r < runCount; r++) {
+          segmentsOf(c, runs[3 * r], (int) runs[3 * r + 1], (int) runs[3 * r + 2], retired, list);
+        }
         segments.add(list);
         ColumnReader col = columns[c];
         if (col.sizedByData()) {
@@ -273,7 +330,7 @@ public final class ScanCursor implements AutoCloseable {
         }
       }
       reader.finishBatch(root, n, fields.size());
-      nextRow += n;
+      nextRow = runs[3 * runCount - 3] + runs[3 * runCount - 2];
       recycle(retired);
       return root;
     } catch (IOException | RuntimeException e) {
@@ -303,30 +360,82 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /**
-   * Loads the pages of column {@code c} that hold the next {@code n} rows; the pooled buffers of
+   * The runs of rows of the next batch into {@link #runs} (start, length, output row each), at most
+   * {@code batchRows} rows in all: the next rows of the range, or with a selection its next
+   * selected ones; returns how many runs (0 at the end).
+   */
+  private int nextRuns() {
+    if (nextRow >= endRow) {
+      return 0;
+    }
+    if (selection == null) {
+      runs[0] = nextRow;
+      runs[1] = Math.min(batchRows, endRow - nextRow);
+      runs[2] = 0;
+      return 1;
+    }
+    int count = 0;
+    int rows = 0;
+    long row = nextRow;
+    while (rows < batchRows && row < endRow) {
+      long start = selection.next(row, endRow);
+      if (start < row || start > endRow) {
+        throw new IllegalStateException("selection gave row " + start + " after row " + row);
+      }
+      if (start == endRow) {
+        break;
+      }
+      long end = selection.runEnd(start, Math.min(endRow, start + batchRows - rows));
+      if (end <= start || end > endRow) {
+        throw new IllegalStateException("selection gave the run [" + start + ", " + end + ")");
+      }
+      if (3 * count + 3 > runs.length) {
+        runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+      }
+      runs[3 * count] = start;
+      runs[3 * count + 1] = end - start;
+      runs[3 * count + 2] = rows;
+      count++;
+      rows += (int) (end - start);
+      row = end;
+    }
+    if (count == 0) {
+      nextRow = endRow;
+    }
+    return count;
+  }
+
+  /**
+   * Loads the pages of column {@code c} that hold rows {@code [from, from + n)}, and adds their
+   * segments, to be decoded from batch row {@code out} on, to {@code list}; the pooled buffers of
    * reads left behind go to {@code retired}.
    */
-  private List<Segment> segmentsOf(int c, int n, List<ByteBuffer> retired) throws IOException {
+  private void segmentsOf(
+      int c, long from, int n, int out, List<ByteBuffer> retired, List<Segment> list)
+      throws IOException {
     ColumnReader col = columns[c];
-    List<Segment> list = new ArrayList<>(2);
-    long row = nextRow;
-    long end = nextRow + n;
+    long row = from;
+    long end = from + n;
     while (row < end) {
       int p = col.pageOf(row);
       if (loadedPage[c] != p) {
         pageBuffers[c] = null;
         loadedPage[c] = -1;
+        // Pages that hold no selected row are read and verified all the same, in order.
+        while (nextPage[c] < p) {
+          load(c, nextPage[c]++, retired);
+        }
         pageBuffers[c] = load(c, p, retired);
         loadedPage[c] = p;
+        nextPage[c] = p + 1;
       }
       PageInfo page = col.pages[p];
       int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
       list.add(
           new Segment(
-              p, pageBuffers[c], (int) (row - page.firstRow()), count, (int) (row - nextRow)));
+              p, pageBuffers[c], (int) (row - page.firstRow()), count, out + (int) (row - from)));
       row += count;
     }
-    return list;
   }
 
   /**
@@ -432,7 +541,7 @@ public final class ScanCursor implements AutoCloseable {
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
     int last = first;
-    while (coalesce[c] && last + 1 < pages.length) {
+    while (coalesce[c] && last + 1 <= lastPage[c]) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
       if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
@@ -453,7 +562,7 @@ public final class ScanCursor implements AutoCloseable {
     ArrayDeque<PageFetch> queue = ahead[c];
     int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
     int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
-    while (queue.size() < depth && next < col.pages.length) {
+    while (queue.size() < depth && next <= lastPage[c]) {
       PageFetch f = fetch(c, next);
       queue.addLast(f);
       ReadAheadPool.submit(f);
