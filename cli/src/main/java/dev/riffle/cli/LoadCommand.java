@@ -412,9 +412,9 @@ public final class LoadCommand implements Callable<Integer> {
               : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
       out.printf(
           Locale.ROOT,
-          "memory: fetched rows held at most %.1f MiB at once (budget %d MiB)%n",
-          peakHeld / (double) (1 << 20),
-          o.prefetchBytes() >> 20);
+          "memory: fetched rows held at most %s at once (budget %s)%n",
+          InspectCommand.humanBytes(peakHeld),
+          InspectCommand.humanBytes(o.prefetchBytes()));
       out.printf(
           Locale.ROOT,
           "coverage: %s%n",
