@@ -5,6 +5,7 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.loader.diversity.DiversityContract;
 import dev.riffle.loader.diversity.DiversityModel;
+import dev.riffle.loader.pipeline.BudgetTooSmallException;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderMetrics;
 import dev.riffle.loader.pipeline.LoaderOptions;
@@ -128,7 +129,12 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "2", description = "Fetches read ahead.")
   int inFlight;
 
-  @Option(names = "--memory-mb", defaultValue = "1024", description = "Prefetch budget, MiB.")
+  @Option(
+      names = "--memory-mb",
+      defaultValue = "1024",
+      description =
+          "Budget for fetched rows, read ahead and being handed out, MiB; it must hold one fetch"
+              + " (default: ${DEFAULT-VALUE}).")
   long memoryMb;
 
   @Option(
@@ -211,8 +217,9 @@ public final class LoadCommand implements Callable<Integer> {
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       // Batches are the caller's: their own allocator, so a leak shows at close.
+      long peakHeld;
       try (BufferAllocator allocator = new RootAllocator();
-          Loader loader = Loader.open(view, o, allocator)) {
+          Loader loader = openLoader(view, o, allocator)) {
         long n = 0;
         while (true) {
           VectorSchemaRoot b = loader.next();
@@ -224,11 +231,12 @@ public final class LoadCommand implements Callable<Integer> {
           afterBatch.accept(n);
         }
         done.addAll(loader.epochMetrics());
+        peakHeld = loader.peakHeldBytes();
       }
       long wall = System.nanoTime() - start;
       runCpuNanos = processCpuNanos() - cpuStart;
       progress.done();
-      report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch);
+      report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch, peakHeld);
     }
     return 0;
   }
@@ -248,6 +256,26 @@ public final class LoadCommand implements Callable<Integer> {
       return os.getProcessCpuTime();
     }
     return -1;
+  }
+
+  /** Opens the loader, or says the smallest --memory-mb that holds one fetch. */
+  private Loader openLoader(DatasetView view, LoaderOptions o, BufferAllocator allocator)
+      throws IOException {
+    try {
+      return Loader.open(view, o, allocator);
+    } catch (BudgetTooSmallException e) {
+      long minimumMb = (e.minimumBytes() + (1 << 20) - 1) >> 20;
+      throw new ParameterException(
+          spec.commandLine(),
+          String.format(
+              Locale.ROOT,
+              "--memory-mb %d cannot hold one fetch (%s): the smallest budget that works is"
+                  + " --memory-mb %d, or lower --fetch or --batch",
+              memoryMb,
+              e.fetchDescription(),
+              minimumMb),
+          e);
+    }
   }
 
   private Sampler sampler(int f, DatasetView view) throws IOException {
@@ -308,7 +336,8 @@ public final class LoadCommand implements Callable<Integer> {
       long rowBytes,
       long wallNanos,
       long epochRows,
-      long epochBatches) {
+      long epochBatches,
+      long peakHeld) {
     long rows = 0;
     long bytes = 0;
     long reads = 0;
@@ -354,6 +383,8 @@ public final class LoadCommand implements Callable<Integer> {
       r.put("cpuMicrosPerSample", rows == 0 ? 0 : runCpuNanos / 1e3 / rows);
     }
     r.put("bytesPerRowEstimate", rowBytes);
+    r.put("memoryBudgetBytes", o.prefetchBytes());
+    r.put("peakHeldBytes", peakHeld);
     r.put("pi2", pi2);
     r.put("pi2Model", model);
     r.put("meffOverM", 1.0 / (1.0 + (m - 1) * pi2));
@@ -405,6 +436,11 @@ public final class LoadCommand implements Callable<Integer> {
           label == null
               ? ""
               : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
+      out.printf(
+          Locale.ROOT,
+          "memory: fetched rows held at most %s at once (budget %s)%n",
+          InspectCommand.humanBytes(peakHeld),
+          InspectCommand.humanBytes(o.prefetchBytes()));
       out.printf(
           Locale.ROOT,
           "coverage: %s%n",

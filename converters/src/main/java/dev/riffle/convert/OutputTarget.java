@@ -2,6 +2,7 @@ package dev.riffle.convert;
 
 import dev.riffle.format.io.TempFiles;
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -57,6 +58,7 @@ public final class OutputTarget implements AutoCloseable {
    */
   public static OutputTarget open(String uri, Map<String, String> hadoopOverrides)
       throws IOException {
+    Schemes.check(uri);
     if (SCHEME.matcher(uri).find() && !uri.startsWith("file:")) {
       Configuration conf = HadoopStorage.fromEnvironment();
       hadoopOverrides.forEach(conf::set);

@@ -178,7 +178,9 @@ public final class LocalStorage implements Storage {
 
   @Override
   public byte[] readAll(String path) throws IOException {
-    return Files.readAllBytes(resolve(path));
+    Path p = resolve(path);
+    FileSource.requireRegularFile(p);
+    return Files.readAllBytes(p);
   }
 
   @Override
