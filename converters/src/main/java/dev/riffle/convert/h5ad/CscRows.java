@@ -170,7 +170,7 @@ final class CscRows implements SparseRows {
     int buf = (int) Math.max(4096, Math.min(1 << 16, room / Math.max(1, buckets)));
     buf -= buf % ENTRY;
     int perPass = (int) Math.max(1, Math.min(buckets, room / buf));
-    Object ptr = indptr.getData();
+    Object ptr = Hdf.all(indptr);
     long[] written = new long[buckets];
     for (int first = 0; first < buckets; first += perPass) {
       int last = Math.min(buckets, first + perPass);
