@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.riffle.convert.h5ad.BufferMeter;
 import dev.riffle.convert.h5ad.H5adConverter;
+import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.format.read.FileReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +99,42 @@ class H5adWritersTest {
     }
     Map<String, List<Object>> var = H5adRows.file(out.resolve("tables/var.riffle"), allocator);
     assertThat(var.get("feature_types")).isEqualTo(texts(want.get("feature_types")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 40})
+  void keepsCategoriesTheirOrderAndTheOrderedFlag(int cells) throws Exception {
+    JsonNode want = write("categories.py", Integer.toString(cells));
+    Path out = dir.resolve("out");
+    convert(dir.resolve("cats.h5ad"), out, small());
+    try (LocalStorage storage = new LocalStorage(out);
+        Dataset d = Dataset.open(storage, allocator)) {
+      for (String c : List.of("stage", "tissue", "batch")) {
+        checkCategorical(d.arrowSchema().findField(c), d.dictionaries(), want.get("obs/" + c));
+      }
+    }
+    try (FileReader var = FileReader.open(out.resolve("tables/var.riffle"), allocator)) {
+      checkCategorical(
+          var.arrowSchema().findField("kind"), var.dictionaries(), want.get("var/kind"));
+    }
+    Map<String, List<Object>> cols = H5adRows.dataset(out, allocator);
+    for (String c : List.of("stage", "tissue", "batch")) {
+      assertThat(cols.get(c)).as(c).isEqualTo(texts(want.at("/obs~1" + c + "/values")));
+    }
+  }
+
+  private static void checkCategorical(Field f, DictionaryProvider dictionaries, JsonNode want) {
+    DictionaryEncoding enc = f.getDictionary();
+    assertThat(enc).as(f.getName()).isNotNull();
+    assertThat(enc.isOrdered())
+        .as(f.getName() + " ordered")
+        .isEqualTo(want.get("ordered").asBoolean());
+    VarCharVector v = (VarCharVector) dictionaries.lookup(enc.getId()).getVector();
+    List<Object> got = new ArrayList<>();
+    for (int i = 0; i < v.getValueCount(); i++) {
+      got.add(new String(v.get(i), StandardCharsets.UTF_8));
+    }
+    assertThat(got).as(f.getName() + " categories").isEqualTo(texts(want.get("categories")));
   }
 
   static List<Object> texts(JsonNode a) {
