@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.riffle.convert.h5ad.BufferMeter;
 import dev.riffle.convert.h5ad.H5adConverter;
+import dev.riffle.convert.h5ad.XDtype;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.read.FileReader;
@@ -20,12 +21,15 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -135,6 +139,92 @@ class H5adWritersTest {
       got.add(new String(v.get(i), StandardCharsets.UTF_8));
     }
     assertThat(got).as(f.getName() + " categories").isEqualTo(texts(want.get("categories")));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "float64, csr",
+    "float64, csc",
+    "float64, dense",
+    "float32, csc",
+    "int64, csr",
+    "int64, csc",
+    "int32, csr",
+    "uint16, dense",
+    "uint16, csc",
+    "uint32, csr"
+  })
+  void keepsXsDtypeAndEveryValue(String dtype, String encoding) throws Exception {
+    JsonNode want = write("dtypes.py", dtype, encoding);
+    Path out = dir.resolve("out");
+    convert(dir.resolve("x.h5ad"), out, small());
+    try (LocalStorage storage = new LocalStorage(out);
+        Dataset d = Dataset.open(storage, allocator)) {
+      ArrowType t = d.arrowSchema().findField("values").getChildren().get(0).getType();
+      assertThat(t).isEqualTo(arrowType(dtype));
+      assertThat(d.manifest().metadata())
+          .containsEntry(H5adConverter.X_DTYPE_KEY, dtype)
+          .containsEntry(H5adConverter.X_FILE_DTYPE_KEY, dtype);
+    }
+    Map<String, List<Object>> cols = H5adRows.dataset(out, allocator);
+    JsonNode ptr = want.get("indptr");
+    for (int i = 0; i + 1 < ptr.size(); i++) {
+      List<Object> idx = new ArrayList<>();
+      List<Object> val = new ArrayList<>();
+      for (int k = ptr.get(i).asInt(); k < ptr.get(i + 1).asInt(); k++) {
+        idx.add(want.get("indices").get(k).asLong());
+        String v = want.get("data").get(k).asText();
+        val.add(dtype.startsWith("float") ? (Object) Double.parseDouble(v) : Long.parseLong(v));
+      }
+      assertThat(cols.get("indices").get(i)).as("indices row " + i).isEqualTo(idx);
+      List<Object> got = new ArrayList<>();
+      for (Object o : (List<?>) cols.get("values").get(i)) {
+        got.add(o instanceof Float || o instanceof Double ? ((Number) o).doubleValue() : o);
+      }
+      assertThat(got).as("values row " + i).isEqualTo(val);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"csr", "csc", "dense"})
+  void narrowsXToFloat32OnlyWhenAsked(String encoding) throws Exception {
+    JsonNode want = write("dtypes.py", "float64", encoding);
+    Path out = dir.resolve("out");
+    try (LocalStorage storage = new LocalStorage(out)) {
+      H5adConverter.convert(
+          SourceFile.local(dir.resolve("x.h5ad")),
+          storage,
+          allocator,
+          small(),
+          new BufferMeter(),
+          XDtype.FLOAT32);
+    }
+    try (LocalStorage storage = new LocalStorage(out);
+        Dataset d = Dataset.open(storage, allocator)) {
+      assertThat(d.arrowSchema().findField("values").getChildren().get(0).getType())
+          .isEqualTo(arrowType("float32"));
+      assertThat(d.manifest().metadata())
+          .containsEntry(H5adConverter.X_DTYPE_KEY, "float32")
+          .containsEntry(H5adConverter.X_FILE_DTYPE_KEY, "float64");
+    }
+    Map<String, List<Object>> cols = H5adRows.dataset(out, allocator);
+    List<Object> first = new ArrayList<>();
+    for (int k = 0; k < want.at("/indptr/1").asInt(); k++) {
+      first.add((float) Double.parseDouble(want.get("data").get(k).asText()));
+    }
+    assertThat(cols.get("values").get(0)).isEqualTo(first);
+  }
+
+  private static ArrowType arrowType(String dtype) {
+    switch (dtype) {
+      case "float32":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case "float64":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      default:
+        boolean signed = !dtype.startsWith("u");
+        return new ArrowType.Int(Integer.parseInt(dtype.replaceAll("\\D", "")), signed);
+    }
   }
 
   static List<Object> texts(JsonNode a) {

@@ -46,6 +46,11 @@ final class AnnDataMapping implements AutoCloseable {
   long vars;
   String xEncoding = "none";
 
+  /** numpy names of X's dtype in the file and as stored, or null without X. */
+  String xFileDtype;
+
+  String xDtype;
+
   /** In schema order: a Column or a Matrix. */
   final List<Object> slots = new ArrayList<>();
 
@@ -61,12 +66,13 @@ final class AnnDataMapping implements AutoCloseable {
       HdfFile h5,
       BufferAllocator allocator,
       ConvertOptions options,
+      XDtype xType,
       Path tempDir,
       BufferMeter meter)
       throws IOException {
     AnnDataMapping l = new AnnDataMapping();
     try {
-      l.load(file, h5, allocator, options, tempDir, meter);
+      l.load(file, h5, allocator, options, xType, tempDir, meter);
       return l;
     } catch (IOException | RuntimeException e) {
       l.close();
@@ -79,6 +85,7 @@ final class AnnDataMapping implements AutoCloseable {
       HdfFile h5,
       BufferAllocator allocator,
       ConvertOptions options,
+      XDtype xType,
       Path tempDir,
       BufferMeter meter)
       throws IOException {
@@ -108,7 +115,10 @@ final class AnnDataMapping implements AutoCloseable {
       SparseRows xs = Matrices.open(file, x, rows, bucket, tempDir, meter);
       xEncoding = x instanceof Dataset ? "dense" : Hdf.encoding(x).replace("_matrix", "");
       vars = xs.cols();
-      slots.add(1, new Matrix("", xs, Values.FLOAT32));
+      ArrowType t = xType.apply(xs.valueType());
+      xFileDtype = Values.dtypeName(xs.valueType());
+      xDtype = Values.dtypeName(t);
+      slots.add(1, new Matrix("", xs, t));
     }
     for (String k : children(obsm)) {
       Node n = Hdf.child(obsm, k);

@@ -52,7 +52,10 @@ final class CscRows implements SparseRows {
   private int loaded = -1;
   private int[] loadedPtr;
   private int[] loadedCols;
-  private double[] loadedValues;
+  private long[] loadedValues;
+
+  /** Whether the stored values are integers (spilled as longs, else as double bits). */
+  private final boolean integral;
 
   private CscRows(
       long rows,
@@ -68,6 +71,7 @@ final class CscRows implements SparseRows {
     this.rows = rows;
     this.cols = cols;
     this.valueType = valueType;
+    this.integral = valueType instanceof ArrowType.Int;
     this.rowCounts = rowCounts;
     this.bucketRows = bucketRows;
     this.bucketEntries = bucketEntries;
@@ -144,7 +148,7 @@ final class CscRows implements SparseRows {
         new CscRows(
             rows,
             cols,
-            Values.arrowType(data.getJavaType()),
+            Values.arrowType(data),
             counts,
             bucketRows,
             bucketEntries,
@@ -196,7 +200,7 @@ final class CscRows implements SparseRows {
             allocated += buf;
             meter.transpose(allocated);
           }
-          bb.putInt((int) (r - bucketRows[b])).putInt(c).putDouble(Values.toDouble(val, k));
+          bb.putInt((int) (r - bucketRows[b])).putInt(c).putLong(Values.bits(val, k, integral));
           if (!bb.hasRemaining()) {
             written[b] += flush(bb, b, written[b]);
           }
@@ -238,7 +242,7 @@ final class CscRows implements SparseRows {
     }
     int[] cursor = Arrays.copyOf(ptr, nrows);
     int[] cs = new int[count];
-    double[] vs = new double[count];
+    long[] vs = new long[count];
     ByteBuffer bb = ByteBuffer.allocate(readEntries / 16 * ENTRY);
     meter.transpose((long) count * LOADED + 8L * (nrows + 1) + bb.capacity());
     long at = bucketEntries[b] * ENTRY;
@@ -257,7 +261,7 @@ final class CscRows implements SparseRows {
       while (bb.hasRemaining()) {
         int pos = cursor[bb.getInt()]++;
         cs[pos] = bb.getInt();
-        vs[pos] = bb.getDouble();
+        vs[pos] = bb.getLong();
       }
     }
     loaded = b;
@@ -306,7 +310,7 @@ final class CscRows implements SparseRows {
       int local = (int) (r - bucketRows[b]);
       for (int k = loadedPtr[local]; k < loadedPtr[local + 1]; k++) {
         iv.setSafe(at, loadedCols[k]);
-        Values.setDouble(vv, at, loadedValues[k]);
+        Values.setBits(vv, at, loadedValues[k], integral);
         at++;
       }
       lengths[i] = loadedPtr[local + 1] - loadedPtr[local];

@@ -29,7 +29,7 @@ final class CsrRows implements SparseRows {
 
   @Override
   public ArrowType valueType() {
-    return Values.arrowType(data.getJavaType());
+    return Values.arrowType(data);
   }
 
   @Override

@@ -31,9 +31,11 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <ul>
  *   <li>{@code obs_names}: the obs index (utf8);
- *   <li>{@code indices} (list of int32) and {@code values} (list of float32): the row of X as the
- *       column numbers of its non-zeros, ascending, and their values, one column group. CSR, CSC
- *       (transposed out of core) and dense X all end up so; a dense X loses its zeros;
+ *   <li>{@code indices} (list of int32) and {@code values} (list of X's dtype, or the {@link
+ *       XDtype} asked for): the row of X as the column numbers of its non-zeros, ascending, and
+ *       their values, one column group. CSR, CSC (transposed out of core) and dense X all end up
+ *       so; a dense X loses its zeros. The metadata says X's dtype as stored ({@code
+ *       anndata.X.dtype}) and in the file ({@code anndata.X.file_dtype});
  *   <li>the obs columns: categoricals as dictionary-encoded utf8 (null where missing), nullable
  *       integers as nullable int64, nullable booleans, booleans, strings and numbers. A name
  *       already taken is prefixed with {@code obs.};
@@ -68,11 +70,28 @@ public final class H5adConverter {
 
   private H5adConverter() {}
 
-  /** Converts with a meter nobody reads. */
+  /** Metadata key of X's dtype as stored in the dataset (numpy's name: float32, int64...). */
+  public static final String X_DTYPE_KEY = "anndata.X.dtype";
+
+  /** Metadata key of X's dtype in the file. */
+  public static final String X_FILE_DTYPE_KEY = "anndata.X.file_dtype";
+
+  /** Converts with a meter nobody reads, X in its own dtype. */
   public static ConvertResult convert(
       SourceFile input, Storage out, BufferAllocator allocator, ConvertOptions options)
       throws IOException {
     return convert(input, out, allocator, options, new BufferMeter());
+  }
+
+  /** Converts with X in its own dtype. */
+  public static ConvertResult convert(
+      SourceFile input,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter)
+      throws IOException {
+    return convert(input, out, allocator, options, meter, XDtype.STORED);
   }
 
   /**
@@ -80,6 +99,7 @@ public final class H5adConverter {
    * and no side table is left, if anything fails.
    *
    * @param meter told how much the conversion buffers
+   * @param xType X's value type: by default ({@link XDtype#STORED}) the file's, losing nothing
    * @throws InputException naming the file, if it is no HDF5 file, not AnnData, truncated, or holds
    *     something that cannot be converted
    * @throws FileAlreadyExistsException if a dataset exists at {@code out}
@@ -89,7 +109,8 @@ public final class H5adConverter {
       Storage out,
       BufferAllocator allocator,
       ConvertOptions options,
-      BufferMeter meter)
+      BufferMeter meter,
+      XDtype xType)
       throws IOException {
     long start = System.nanoTime();
     List<Long> versions = Dataset.versions(out);
@@ -112,7 +133,7 @@ public final class H5adConverter {
       }
       HdfFile h5 = open(input.name(), local);
       try (h5) {
-        return run(input, sha, h5, out, allocator, options, meter, start);
+        return run(input, sha, h5, out, allocator, options, meter, xType, start);
       } catch (RuntimeException e) {
         throw failure(input.name(), e);
       }
@@ -158,6 +179,7 @@ public final class H5adConverter {
       BufferAllocator allocator,
       ConvertOptions options,
       BufferMeter meter,
+      XDtype xType,
       long start)
       throws IOException {
     String name = input.name();
@@ -173,10 +195,14 @@ public final class H5adConverter {
     Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
     List<String> sideTables = new ArrayList<>();
     try (AnnDataMapping layout =
-        AnnDataMapping.read(name, h5, allocator, options, tempDir, meter)) {
+        AnnDataMapping.read(name, h5, allocator, options, xType, tempDir, meter)) {
       Map<String, String> metadata = new LinkedHashMap<>(options.dataset().metadata());
       metadata.put("anndata.shape", "[" + layout.rows + ", " + layout.vars + "]");
       metadata.put("anndata.X", layout.xEncoding);
+      if (layout.xDtype != null) {
+        metadata.put(X_DTYPE_KEY, layout.xDtype);
+        metadata.put(X_FILE_DTYPE_KEY, layout.xFileDtype);
+      }
       for (Map.Entry<String, List<Column>> t : layout.tables.entrySet()) {
         String path = "tables/" + t.getKey() + ".riffle";
         sideTables.add(path);

@@ -22,7 +22,7 @@ final class Matrices {
     SparseRows m;
     if (n instanceof Dataset) {
       Dataset d = (Dataset) n;
-      if (d.getDimensions().length != 2 || Values.arrowType(d.getJavaType()) == null) {
+      if (d.getDimensions().length != 2 || Values.arrowType(d) == null) {
         throw new InputException(file, where + " is not a 2-D numeric matrix");
       }
       m = new DenseRows(d);
@@ -50,7 +50,7 @@ final class Matrices {
       Dataset indptr = Frame.dataset(file, g, "indptr");
       Dataset indices = Frame.dataset(file, g, "indices");
       Dataset data = Frame.dataset(file, g, "data");
-      if (Values.arrowType(data.getJavaType()) == null) {
+      if (Values.arrowType(data) == null) {
         throw new InputException(file, where + "/data is not numeric");
       }
       m =

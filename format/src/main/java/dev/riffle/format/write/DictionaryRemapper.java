@@ -46,6 +46,10 @@ final class DictionaryRemapper {
     }
   }
 
+  String field() {
+    return field;
+  }
+
   /** Starts a batch whose indices refer to {@code dictionary}. */
   void startBatch(FieldVector dictionary) {
     batchDictionary = dictionary;
