@@ -78,17 +78,6 @@ public final class FileWriter implements AutoCloseable {
               options.packRecords(),
               sharedDictionaries == null ? null : sharedDictionaries.get(c)));
     }
-    for (ColumnWriter c : columns) {
-      // The dictionaries given at creation keep their order and unused values (see declare).
-      Dictionary d =
-          c.dictionary() == null || dictionaries == null
-              ? null
-              : dictionaries.lookup(
-                  arrow.getFields().get(c.spec().fields().get(0)).getDictionary().getId());
-      if (d != null) {
-        c.dictionary().declare(d.getVector());
-      }
-    }
     this.out = new FileOutput(stream);
     byte[] head = FileLayout.writeHead();
     out.write(head, 0, head.length);
