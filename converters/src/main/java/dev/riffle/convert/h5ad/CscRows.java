@@ -1,5 +1,6 @@
 package dev.riffle.convert.h5ad;
 
+import dev.riffle.convert.InputException;
 import io.jhdf.api.Dataset;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -85,6 +86,7 @@ final class CscRows implements SparseRows {
    * @param tempDir where the spill file goes (deleted on close)
    */
   static CscRows transpose(
+      String file,
       Dataset indptr,
       Dataset indices,
       Dataset data,
@@ -109,8 +111,18 @@ final class CscRows implements SparseRows {
       for (int k = 0; k < n; k++) {
         long r = Values.toLong(idx, k);
         if (r < 0 || r >= rows) {
-          throw new IllegalArgumentException(
-              indices.getPath() + " has row " + r + " outside [0, " + rows + ")");
+          throw new InputException(
+              file,
+              Matrices.path(indices)
+                  + "["
+                  + (k0 + k)
+                  + "] = "
+                  + r
+                  + " (column "
+                  + column(indptr, k0 + k)
+                  + ") is outside the "
+                  + rows
+                  + " rows");
         }
         counts[(int) r]++;
       }
@@ -137,10 +149,10 @@ final class CscRows implements SparseRows {
     firsts.add(entries);
     long[] bucketRows = starts.stream().mapToLong(Long::longValue).toArray();
     long[] bucketEntries = firsts.stream().mapToLong(Long::longValue).toArray();
-    Path file = Files.createTempFile(tempDir, "riffle-csc-", ".spill");
+    Path spillFile = Files.createTempFile(tempDir, "riffle-csc-", ".spill");
     FileChannel ch =
         FileChannel.open(
-            file,
+            spillFile,
             StandardOpenOption.READ,
             StandardOpenOption.WRITE,
             StandardOpenOption.DELETE_ON_CLOSE);
@@ -162,6 +174,22 @@ final class CscRows implements SparseRows {
       ch.close();
       throw e;
     }
+  }
+
+  /** The column that entry {@code k} is in (for a message: indptr was checked). */
+  private static long column(Dataset indptr, long k) {
+    long lo = 0;
+    long hi = Hdf.length(indptr) - 1;
+    // The last column whose pointer is at most k.
+    while (lo < hi) {
+      long mid = (lo + hi + 1) >>> 1;
+      if (Values.toLong(Hdf.slice(indptr, mid, 1), 0) <= k) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   private void spill(Dataset indptr, Dataset indices, Dataset data, long nnz, long bucketBytes)

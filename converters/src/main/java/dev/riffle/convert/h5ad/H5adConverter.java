@@ -6,6 +6,7 @@ import dev.riffle.convert.InputException;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
 import dev.riffle.dataset.write.DatasetWriter;
@@ -20,9 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -96,7 +99,7 @@ public final class H5adConverter {
 
   /**
    * Writes version 1 of a new dataset at {@code out} from an AnnData file. Nothing is published,
-   * and no side table is left, if anything fails.
+   * and no side table is left, if anything fails; a new local location is removed again.
    *
    * @param meter told how much the conversion buffers
    * @param xType X's value type: by default ({@link XDtype#STORED}) the file's, losing nothing
@@ -112,13 +115,57 @@ public final class H5adConverter {
       BufferMeter meter,
       XDtype xType)
       throws IOException {
-    long start = System.nanoTime();
     List<Long> versions = Dataset.versions(out);
     if (!versions.isEmpty()) {
       throw new FileAlreadyExistsException(
           out.uri(), null, "a dataset already exists there; choose another location");
     }
     LenientLzfFilter.install();
+    boolean fresh = out instanceof LocalStorage && !Files.exists(((LocalStorage) out).root());
+    boolean done = false;
+    try {
+      ConvertResult r = convertInto(input, out, allocator, options, meter, xType);
+      done = true;
+      return r;
+    } finally {
+      if (!done && fresh) {
+        removeEmptyDirectories(((LocalStorage) out).root());
+      }
+    }
+  }
+
+  /**
+   * A failed conversion into a new local location leaves no trace: the directories it made (the
+   * root, tables/, data/) go once the writers have removed their files. Only empty directories are
+   * removed, so nothing anyone else put there in the meantime is lost.
+   */
+  private static void removeEmptyDirectories(Path root) {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      List<Path> dirs = all.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+      for (Path d : dirs) {
+        try (Stream<Path> in = Files.list(d)) {
+          if (in.findAny().isEmpty()) {
+            Files.deleteIfExists(d);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // Best effort: the failure being reported matters more than an empty directory.
+    }
+  }
+
+  private static ConvertResult convertInto(
+      SourceFile input,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter,
+      XDtype xType)
+      throws IOException {
+    long start = System.nanoTime();
     String sha = input.sha256();
     Path copy = null;
     Path local = input.localPath();
