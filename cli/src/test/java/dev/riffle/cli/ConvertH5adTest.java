@@ -63,6 +63,23 @@ class ConvertH5adTest {
     assertThat(texts(kind.get("values"))).containsExactly("b", "z", "a");
   }
 
+  @Test
+  void saysWhichDtypeXWasStoredWith() throws Exception {
+    anndata("dtypes.py", "float64", "csr");
+    Path in = dir.resolve("x.h5ad");
+    Cli.Result kept = Cli.ok("convert", "h5ad", in.toString(), dir.resolve("a").toString());
+    assertThat(kept.outLines()).contains("X stored as float64, the file's dtype");
+    Cli.Result narrowed =
+        Cli.ok(
+            "convert", "h5ad", in.toString(), dir.resolve("b").toString(), "--x-dtype", "float32");
+    assertThat(narrowed.outLines())
+        .contains("X stored as float32 (--x-dtype float32; the file's is float64)");
+    Cli.Result bad =
+        Cli.run("convert", "h5ad", in.toString(), dir.resolve("c").toString(), "--x-dtype", "half");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("--x-dtype: X dtype 'half' is none of stored, float32, float64");
+  }
+
   private static JsonNode field(JsonNode schema, String name) {
     for (JsonNode f : schema) {
       if (f.get("name").asText().equals(name)) {

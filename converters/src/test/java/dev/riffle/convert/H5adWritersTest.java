@@ -28,6 +28,7 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -257,6 +258,53 @@ class H5adWritersTest {
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     // A new location is not left behind, not even empty directories.
     assertThat(out).doesNotExist();
+  }
+
+  @Test
+  void storesPairwiseMatricesAsCoordinateTables() throws Exception {
+    JsonNode want = write("obsp.py");
+    Path out = dir.resolve("out");
+    convert(dir.resolve("graph.h5ad"), out, small());
+    Map<String, String> meta;
+    try (LocalStorage storage = new LocalStorage(out)) {
+      meta = Dataset.readManifest(storage, 1).metadata();
+    }
+    Map<String, String> types =
+        Map.of("obsp_connectivities", "float32", "obsp_distances", "float64", "varp_co", "int64");
+    for (Map.Entry<String, String> t : types.entrySet()) {
+      String name = t.getKey();
+      String path = "tables/" + name + ".riffle";
+      assertThat(meta).containsEntry("riffle.table." + name, path);
+      assertThat(meta.get("riffle.table." + name + ".sha256"))
+          .isEqualTo(H5adConverterTest.sha(out.resolve(path)));
+      try (FileReader r = FileReader.open(out.resolve(path), allocator)) {
+        assertThat(r.arrowSchema().getFields().stream().map(Field::getName))
+            .containsExactly("row", "col", "value");
+        assertThat(r.arrowSchema().findField("value").getType()).isEqualTo(arrowType(t.getValue()));
+      }
+      Map<String, List<Object>> cols = H5adRows.file(out.resolve(path), allocator);
+      JsonNode w = want.get(name);
+      List<Object> rows = new ArrayList<>();
+      w.get("row").forEach(x -> rows.add(x.asLong()));
+      List<Object> colsWant = new ArrayList<>();
+      w.get("col").forEach(x -> colsWant.add(x.asLong()));
+      List<Object> values = new ArrayList<>();
+      w.get("value")
+          .forEach(
+              x ->
+                  values.add(
+                      t.getValue().startsWith("float")
+                          ? (Object) Double.parseDouble(x.asText())
+                          : Long.parseLong(x.asText())));
+      assertThat(cols.get("row")).as(name + " row").isEqualTo(rows);
+      assertThat(cols.get("col")).as(name + " col").isEqualTo(colsWant);
+      List<Object> got = new ArrayList<>();
+      for (Object o : cols.get("value")) {
+        got.add(o instanceof Float ? ((Number) o).doubleValue() : o);
+      }
+      assertThat(got).as(name + " value").isEqualTo(values);
+    }
+    assertThat(meta.get(H5adConverter.SKIPPED_KEY)).contains("obsp/dense").doesNotContain("obsp/c");
   }
 
   static List<Object> texts(JsonNode a) {

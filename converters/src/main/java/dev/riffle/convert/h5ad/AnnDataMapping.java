@@ -163,9 +163,19 @@ final class AnnDataMapping implements AutoCloseable {
           Frame.read(file, rv, "var_names", new HashSet<>(), new AtomicLong(1), allocator));
       tableRows.put("raw_var", Hdf.length(frameIndex(rv)));
     }
+    Long genes = x != null ? Long.valueOf(vars) : tableRows.get("var");
     for (String pairwise : List.of("obsp", "varp")) {
+      Long side = pairwise.equals("obsp") ? Long.valueOf(rows) : genes;
       for (String k : children(group(h5, pairwise))) {
-        skipped.add(pairwise + "/" + k + " (pairwise matrices are not converted)");
+        Node p = Hdf.child(group(h5, pairwise), k);
+        if (!(p instanceof Group) || side == null) {
+          skipped.add(
+              pairwise + "/" + k + " (" + describe(p) + "; only sparse ones become tables)");
+          continue;
+        }
+        String name = tableName(pairwise + "_" + k);
+        tables.put(name, Pairwise.columns(file, (Group) p, side));
+        tableRows.put(name, Pairwise.entries((Group) p));
       }
     }
     Group u = group(h5, "uns");
@@ -176,6 +186,16 @@ final class AnnDataMapping implements AutoCloseable {
         uns = null;
       }
     }
+  }
+
+  /** A side table's name from a key: what a file name and a metadata key can hold, unique. */
+  private String tableName(String key) {
+    String base = key.replaceAll("[^A-Za-z0-9_.-]", "_");
+    String name = base;
+    for (int i = 2; tables.containsKey(name); i++) {
+      name = base + "_" + i;
+    }
+    return name;
   }
 
   private void add(Column c) {

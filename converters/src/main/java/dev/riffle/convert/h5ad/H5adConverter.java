@@ -50,9 +50,11 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <p>var (with varm as {@code varm_KEY} columns) and raw/var are side tables, one Riffle file each
  * in the dataset's {@code tables/} directory; the manifest's metadata names them ({@code
- * riffle.table.var}, {@code riffle.table.raw_var}) with their SHA-256 ({@code ...sha256}). uns is
- * kept as JSON in {@code anndata.uns} where representable; what is left out (also obsp, varp) is
- * listed in {@code anndata.skipped}.
+ * riffle.table.var}, {@code riffle.table.raw_var}) with their SHA-256 ({@code ...sha256}). So are
+ * the sparse obsp and varp matrices (the neighbourhood graph), in coordinate form ({@code
+ * riffle.table.obsp_KEY}: row, col, value; see {@link Pairwise}). uns is kept as JSON in {@code
+ * anndata.uns} where representable; what is left out (dense obsp/varp, say) is listed in {@code
+ * anndata.skipped}.
  *
  * <p>Memory is bounded: every batch of rows is cut at {@link ConvertOptions#batchRows()} rows and
  * about {@link ConvertOptions#batchBytes()} of matrix entries, read from the file by slices, and a
