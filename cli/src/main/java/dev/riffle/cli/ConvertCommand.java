@@ -6,7 +6,9 @@ import dev.riffle.convert.ConvertResult;
 import dev.riffle.convert.ParquetConverter;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.convert.SourceFiles;
+import dev.riffle.convert.h5ad.BufferMeter;
 import dev.riffle.convert.h5ad.H5adConverter;
+import dev.riffle.convert.h5ad.XDtype;
 import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -248,8 +250,22 @@ public final class ConvertCommand implements Callable<Integer> {
         description = "Cells per batch (default 65536).")
     Integer batchRows;
 
+    @Option(
+        names = "--x-dtype",
+        paramLabel = "TYPE",
+        description =
+            "X's value type: stored (default: the file's dtype, float64, int32, uint16..., losing"
+                + " nothing), float32 or float64.")
+    String xDtype = "stored";
+
     @Override
     public Integer call() throws IOException {
+      XDtype xType;
+      try {
+        xType = XDtype.parse(xDtype);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--x-dtype: " + e.getMessage());
+      }
       List<SourceFile> files = SourceFiles.expand(List.of(input), Locations.hadoopOverrides);
       if (files.size() != 1) {
         throw new IllegalArgumentException(input + " names " + files.size() + " files; give one");
@@ -271,11 +287,29 @@ public final class ConvertCommand implements Callable<Integer> {
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
-                  return H5adConverter.convert(files.get(0), storage, allocator, opts);
+                  return H5adConverter.convert(
+                      files.get(0), storage, allocator, opts, new BufferMeter(), xType);
                 }
               });
       progress.done();
       summary(spec.commandLine().getOut(), r, target, 1);
+      String stored = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
+      String file = r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY);
+      if (stored != null) {
+        spec.commandLine()
+            .getOut()
+            .println(
+                stored.equals(file)
+                    ? "X stored as " + stored + ", the file's dtype"
+                    : "X stored as "
+                        + stored
+                        + " (--x-dtype "
+                        + xType
+                        + "; the file's is "
+                        + file
+                        + ")");
+        spec.commandLine().getOut().flush();
+      }
       return 0;
     }
   }

@@ -158,7 +158,8 @@ public final class InspectCommand implements Callable<Integer> {
       FileReader reader,
       List<ColumnInfo> columns,
       Map<String, Long> arrowBytes,
-      List<RecordCensus> census) {
+      List<RecordCensus> census)
+      throws IOException {
     ObjectNode root = Json.MAPPER.createObjectNode();
     root.put("file", file.toString());
     root.put("formatVersion", reader.formatVersion());
@@ -173,10 +174,7 @@ public final class InspectCommand implements Callable<Integer> {
       node.put("type", TypeNames.of(field, rs.dictionaryValues(f)));
       node.put("nullable", field.isNullable());
       if (field.getDictionary() != null) {
-        ObjectNode dict = node.putObject("dictionary");
-        dict.put("id", field.getDictionary().getId());
-        dict.put("valueType", TypeNames.of(rs.dictionaryValues(f), null));
-        dict.put("indexType", TypeNames.of(field.getDictionary().getIndexType()));
+        DictionaryJson.put(node, field, rs.dictionaryValues(f), reader.dictionaries());
       }
     }
     ArrayNode cols = root.putArray("columns");

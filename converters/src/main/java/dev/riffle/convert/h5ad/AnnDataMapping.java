@@ -46,6 +46,11 @@ final class AnnDataMapping implements AutoCloseable {
   long vars;
   String xEncoding = "none";
 
+  /** numpy names of X's dtype in the file and as stored, or null without X. */
+  String xFileDtype;
+
+  String xDtype;
+
   /** In schema order: a Column or a Matrix. */
   final List<Object> slots = new ArrayList<>();
 
@@ -61,12 +66,13 @@ final class AnnDataMapping implements AutoCloseable {
       HdfFile h5,
       BufferAllocator allocator,
       ConvertOptions options,
+      XDtype xType,
       Path tempDir,
       BufferMeter meter)
       throws IOException {
     AnnDataMapping l = new AnnDataMapping();
     try {
-      l.load(file, h5, allocator, options, tempDir, meter);
+      l.load(file, h5, allocator, options, xType, tempDir, meter);
       return l;
     } catch (IOException | RuntimeException e) {
       l.close();
@@ -79,6 +85,7 @@ final class AnnDataMapping implements AutoCloseable {
       HdfFile h5,
       BufferAllocator allocator,
       ConvertOptions options,
+      XDtype xType,
       Path tempDir,
       BufferMeter meter)
       throws IOException {
@@ -108,7 +115,10 @@ final class AnnDataMapping implements AutoCloseable {
       SparseRows xs = Matrices.open(file, x, rows, bucket, tempDir, meter);
       xEncoding = x instanceof Dataset ? "dense" : Hdf.encoding(x).replace("_matrix", "");
       vars = xs.cols();
-      slots.add(1, new Matrix("", xs, Values.FLOAT32));
+      ArrowType t = xType.apply(xs.valueType());
+      xFileDtype = Values.dtypeName(xs.valueType());
+      xDtype = Values.dtypeName(t);
+      slots.add(1, new Matrix("", xs, t));
     }
     for (String k : children(obsm)) {
       Node n = Hdf.child(obsm, k);
@@ -153,9 +163,19 @@ final class AnnDataMapping implements AutoCloseable {
           Frame.read(file, rv, "var_names", new HashSet<>(), new AtomicLong(1), allocator));
       tableRows.put("raw_var", Hdf.length(frameIndex(rv)));
     }
+    Long genes = x != null ? Long.valueOf(vars) : tableRows.get("var");
     for (String pairwise : List.of("obsp", "varp")) {
+      Long side = pairwise.equals("obsp") ? Long.valueOf(rows) : genes;
       for (String k : children(group(h5, pairwise))) {
-        skipped.add(pairwise + "/" + k + " (pairwise matrices are not converted)");
+        Node p = Hdf.child(group(h5, pairwise), k);
+        if (!(p instanceof Group) || side == null) {
+          skipped.add(
+              pairwise + "/" + k + " (" + describe(p) + "; only sparse ones become tables)");
+          continue;
+        }
+        String name = tableName(pairwise + "_" + k);
+        tables.put(name, Pairwise.columns(file, (Group) p, side));
+        tableRows.put(name, Pairwise.entries((Group) p));
       }
     }
     Group u = group(h5, "uns");
@@ -166,6 +186,16 @@ final class AnnDataMapping implements AutoCloseable {
         uns = null;
       }
     }
+  }
+
+  /** A side table's name from a key: what a file name and a metadata key can hold, unique. */
+  private String tableName(String key) {
+    String base = key.replaceAll("[^A-Za-z0-9_.-]", "_");
+    String name = base;
+    for (int i = 2; tables.containsKey(name); i++) {
+      name = base + "_" + i;
+    }
+    return name;
   }
 
   private void add(Column c) {

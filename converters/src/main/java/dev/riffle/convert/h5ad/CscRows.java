@@ -1,5 +1,6 @@
 package dev.riffle.convert.h5ad;
 
+import dev.riffle.convert.InputException;
 import io.jhdf.api.Dataset;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +53,10 @@ final class CscRows implements SparseRows {
   private int loaded = -1;
   private int[] loadedPtr;
   private int[] loadedCols;
-  private double[] loadedValues;
+  private long[] loadedValues;
+
+  /** Whether the stored values are integers (spilled as longs, else as double bits). */
+  private final boolean integral;
 
   private CscRows(
       long rows,
@@ -68,6 +72,7 @@ final class CscRows implements SparseRows {
     this.rows = rows;
     this.cols = cols;
     this.valueType = valueType;
+    this.integral = valueType instanceof ArrowType.Int;
     this.rowCounts = rowCounts;
     this.bucketRows = bucketRows;
     this.bucketEntries = bucketEntries;
@@ -81,6 +86,7 @@ final class CscRows implements SparseRows {
    * @param tempDir where the spill file goes (deleted on close)
    */
   static CscRows transpose(
+      String file,
       Dataset indptr,
       Dataset indices,
       Dataset data,
@@ -105,8 +111,18 @@ final class CscRows implements SparseRows {
       for (int k = 0; k < n; k++) {
         long r = Values.toLong(idx, k);
         if (r < 0 || r >= rows) {
-          throw new IllegalArgumentException(
-              indices.getPath() + " has row " + r + " outside [0, " + rows + ")");
+          throw new InputException(
+              file,
+              Matrices.path(indices)
+                  + "["
+                  + (k0 + k)
+                  + "] = "
+                  + r
+                  + " (column "
+                  + column(indptr, k0 + k)
+                  + ") is outside the "
+                  + rows
+                  + " rows");
         }
         counts[(int) r]++;
       }
@@ -133,10 +149,10 @@ final class CscRows implements SparseRows {
     firsts.add(entries);
     long[] bucketRows = starts.stream().mapToLong(Long::longValue).toArray();
     long[] bucketEntries = firsts.stream().mapToLong(Long::longValue).toArray();
-    Path file = Files.createTempFile(tempDir, "riffle-csc-", ".spill");
+    Path spillFile = Files.createTempFile(tempDir, "riffle-csc-", ".spill");
     FileChannel ch =
         FileChannel.open(
-            file,
+            spillFile,
             StandardOpenOption.READ,
             StandardOpenOption.WRITE,
             StandardOpenOption.DELETE_ON_CLOSE);
@@ -144,7 +160,7 @@ final class CscRows implements SparseRows {
         new CscRows(
             rows,
             cols,
-            Values.arrowType(data.getJavaType()),
+            Values.arrowType(data),
             counts,
             bucketRows,
             bucketEntries,
@@ -160,6 +176,22 @@ final class CscRows implements SparseRows {
     }
   }
 
+  /** The column that entry {@code k} is in (for a message: indptr was checked). */
+  private static long column(Dataset indptr, long k) {
+    long lo = 0;
+    long hi = Hdf.length(indptr) - 1;
+    // The last column whose pointer is at most k.
+    while (lo < hi) {
+      long mid = (lo + hi + 1) >>> 1;
+      if (Values.toLong(Hdf.slice(indptr, mid, 1), 0) <= k) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
   private void spill(Dataset indptr, Dataset indices, Dataset data, long nnz, long bucketBytes)
       throws IOException {
     int buckets = bucketRows.length - 1;
@@ -170,7 +202,7 @@ final class CscRows implements SparseRows {
     int buf = (int) Math.max(4096, Math.min(1 << 16, room / Math.max(1, buckets)));
     buf -= buf % ENTRY;
     int perPass = (int) Math.max(1, Math.min(buckets, room / buf));
-    Object ptr = indptr.getData();
+    Object ptr = Hdf.all(indptr);
     long[] written = new long[buckets];
     for (int first = 0; first < buckets; first += perPass) {
       int last = Math.min(buckets, first + perPass);
@@ -196,7 +228,7 @@ final class CscRows implements SparseRows {
             allocated += buf;
             meter.transpose(allocated);
           }
-          bb.putInt((int) (r - bucketRows[b])).putInt(c).putDouble(Values.toDouble(val, k));
+          bb.putInt((int) (r - bucketRows[b])).putInt(c).putLong(Values.bits(val, k, integral));
           if (!bb.hasRemaining()) {
             written[b] += flush(bb, b, written[b]);
           }
@@ -238,7 +270,7 @@ final class CscRows implements SparseRows {
     }
     int[] cursor = Arrays.copyOf(ptr, nrows);
     int[] cs = new int[count];
-    double[] vs = new double[count];
+    long[] vs = new long[count];
     ByteBuffer bb = ByteBuffer.allocate(readEntries / 16 * ENTRY);
     meter.transpose((long) count * LOADED + 8L * (nrows + 1) + bb.capacity());
     long at = bucketEntries[b] * ENTRY;
@@ -257,7 +289,7 @@ final class CscRows implements SparseRows {
       while (bb.hasRemaining()) {
         int pos = cursor[bb.getInt()]++;
         cs[pos] = bb.getInt();
-        vs[pos] = bb.getDouble();
+        vs[pos] = bb.getLong();
       }
     }
     loaded = b;
@@ -306,7 +338,7 @@ final class CscRows implements SparseRows {
       int local = (int) (r - bucketRows[b]);
       for (int k = loadedPtr[local]; k < loadedPtr[local + 1]; k++) {
         iv.setSafe(at, loadedCols[k]);
-        Values.setDouble(vv, at, loadedValues[k]);
+        Values.setBits(vv, at, loadedValues[k], integral);
         at++;
       }
       lengths[i] = loadedPtr[local + 1] - loadedPtr[local];

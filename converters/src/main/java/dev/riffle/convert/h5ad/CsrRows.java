@@ -1,5 +1,6 @@
 package dev.riffle.convert.h5ad;
 
+import dev.riffle.convert.InputException;
 import io.jhdf.api.Dataset;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -11,6 +12,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * indices and data it spans. Rows whose indices are not sorted (scipy allows it) are sorted.
  */
 final class CsrRows implements SparseRows {
+  private final String file;
   private final Dataset indptr;
   private final Dataset indices;
   private final Dataset data;
@@ -19,7 +21,9 @@ final class CsrRows implements SparseRows {
   private long cachedStart = -1;
   private long[] cachedPtr;
 
-  CsrRows(Dataset indptr, Dataset indices, Dataset data, long rows, long cols) {
+  /** indptr must have been checked (Matrices.checkPointers). */
+  CsrRows(String file, Dataset indptr, Dataset indices, Dataset data, long rows, long cols) {
+    this.file = file;
     this.indptr = indptr;
     this.indices = indices;
     this.data = data;
@@ -29,7 +33,7 @@ final class CsrRows implements SparseRows {
 
   @Override
   public ArrowType valueType() {
-    return Values.arrowType(data.getJavaType());
+    return Values.arrowType(data);
   }
 
   @Override
@@ -67,7 +71,8 @@ final class CsrRows implements SparseRows {
   }
 
   @Override
-  public void fill(ListVector indexList, ListVector valueList, long start, int n) {
+  public void fill(ListVector indexList, ListVector valueList, long start, int n)
+      throws InputException {
     long[] p = pointers(start, n);
     int count = Math.toIntExact(p[n] - p[0]);
     Object idx = Hdf.slice(indices, p[0], count);
@@ -79,6 +84,23 @@ final class CsrRows implements SparseRows {
       int from = (int) (p[i] - p[0]);
       int to = (int) (p[i + 1] - p[0]);
       lengths[i] = to - from;
+      for (int k = from; k < to; k++) {
+        long c = Values.toLong(idx, k);
+        if (c < 0 || c >= cols) {
+          throw new InputException(
+              file,
+              Matrices.path(indices)
+                  + "["
+                  + (p[0] + k)
+                  + "] = "
+                  + c
+                  + " (row "
+                  + (start + i)
+                  + ") is outside the "
+                  + cols
+                  + " columns");
+        }
+      }
       int[] order = sortedOrder(idx, from, to);
       for (int k = from; k < to; k++) {
         int src = order == null ? k : order[k - from];

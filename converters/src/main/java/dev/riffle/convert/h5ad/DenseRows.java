@@ -23,7 +23,7 @@ final class DenseRows implements SparseRows {
 
   @Override
   public ArrowType valueType() {
-    return Values.arrowType(data.getJavaType());
+    return Values.arrowType(data);
   }
 
   @Override

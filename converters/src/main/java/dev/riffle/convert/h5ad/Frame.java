@@ -78,7 +78,7 @@ final class Frame {
           return new CategoricalColumn(
               name,
               dataset(file, c, "codes"),
-              dataset(file, c, "categories").getData(),
+              Hdf.all(dataset(file, c, "categories")),
               "true".equalsIgnoreCase(Hdf.attr(c, "ordered")),
               ids.getAndIncrement(),
               allocator);
@@ -126,7 +126,7 @@ final class Frame {
       try {
         Node target = g.getHdfFile().getNodeByAddress((Long) r);
         if (target instanceof Dataset) {
-          return ((Dataset) target).getData();
+          return Hdf.all((Dataset) target);
         }
       } catch (RuntimeException e) {
         // Fall back to the conventional place below.
@@ -134,7 +134,7 @@ final class Frame {
     }
     Node cats = Hdf.child(g, "__categories");
     if (cats instanceof Group && Hdf.child((Group) cats, child) instanceof Dataset) {
-      return ((Dataset) Hdf.child((Group) cats, child)).getData();
+      return Hdf.all((Dataset) Hdf.child((Group) cats, child));
     }
     throw new InputException(
         file, g.getPath() + "/" + child + " has a categories reference that cannot be resolved");

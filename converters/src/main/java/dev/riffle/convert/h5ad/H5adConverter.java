@@ -6,6 +6,7 @@ import dev.riffle.convert.InputException;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
 import dev.riffle.dataset.write.DatasetWriter;
@@ -20,9 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -31,9 +34,11 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <ul>
  *   <li>{@code obs_names}: the obs index (utf8);
- *   <li>{@code indices} (list of int32) and {@code values} (list of float32): the row of X as the
- *       column numbers of its non-zeros, ascending, and their values, one column group. CSR, CSC
- *       (transposed out of core) and dense X all end up so; a dense X loses its zeros;
+ *   <li>{@code indices} (list of int32) and {@code values} (list of X's dtype, or the {@link
+ *       XDtype} asked for): the row of X as the column numbers of its non-zeros, ascending, and
+ *       their values, one column group. CSR, CSC (transposed out of core) and dense X all end up
+ *       so; a dense X loses its zeros. The metadata says X's dtype as stored ({@code
+ *       anndata.X.dtype}) and in the file ({@code anndata.X.file_dtype});
  *   <li>the obs columns: categoricals as dictionary-encoded utf8 (null where missing), nullable
  *       integers as nullable int64, nullable booleans, booleans, strings and numbers. A name
  *       already taken is prefixed with {@code obs.};
@@ -45,9 +50,11 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <p>var (with varm as {@code varm_KEY} columns) and raw/var are side tables, one Riffle file each
  * in the dataset's {@code tables/} directory; the manifest's metadata names them ({@code
- * riffle.table.var}, {@code riffle.table.raw_var}) with their SHA-256 ({@code ...sha256}). uns is
- * kept as JSON in {@code anndata.uns} where representable; what is left out (also obsp, varp) is
- * listed in {@code anndata.skipped}.
+ * riffle.table.var}, {@code riffle.table.raw_var}) with their SHA-256 ({@code ...sha256}). So are
+ * the sparse obsp and varp matrices (the neighbourhood graph), in coordinate form ({@code
+ * riffle.table.obsp_KEY}: row, col, value; see {@link Pairwise}). uns is kept as JSON in {@code
+ * anndata.uns} where representable; what is left out (dense obsp/varp, say) is listed in {@code
+ * anndata.skipped}.
  *
  * <p>Memory is bounded: every batch of rows is cut at {@link ConvertOptions#batchRows()} rows and
  * about {@link ConvertOptions#batchBytes()} of matrix entries, read from the file by slices, and a
@@ -68,18 +75,36 @@ public final class H5adConverter {
 
   private H5adConverter() {}
 
-  /** Converts with a meter nobody reads. */
+  /** Metadata key of X's dtype as stored in the dataset (numpy's name: float32, int64...). */
+  public static final String X_DTYPE_KEY = "anndata.X.dtype";
+
+  /** Metadata key of X's dtype in the file. */
+  public static final String X_FILE_DTYPE_KEY = "anndata.X.file_dtype";
+
+  /** Converts with a meter nobody reads, X in its own dtype. */
   public static ConvertResult convert(
       SourceFile input, Storage out, BufferAllocator allocator, ConvertOptions options)
       throws IOException {
     return convert(input, out, allocator, options, new BufferMeter());
   }
 
+  /** Converts with X in its own dtype. */
+  public static ConvertResult convert(
+      SourceFile input,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter)
+      throws IOException {
+    return convert(input, out, allocator, options, meter, XDtype.STORED);
+  }
+
   /**
    * Writes version 1 of a new dataset at {@code out} from an AnnData file. Nothing is published,
-   * and no side table is left, if anything fails.
+   * and no side table is left, if anything fails; a new local location is removed again.
    *
    * @param meter told how much the conversion buffers
+   * @param xType X's value type: by default ({@link XDtype#STORED}) the file's, losing nothing
    * @throws InputException naming the file, if it is no HDF5 file, not AnnData, truncated, or holds
    *     something that cannot be converted
    * @throws FileAlreadyExistsException if a dataset exists at {@code out}
@@ -89,15 +114,60 @@ public final class H5adConverter {
       Storage out,
       BufferAllocator allocator,
       ConvertOptions options,
-      BufferMeter meter)
+      BufferMeter meter,
+      XDtype xType)
       throws IOException {
-    long start = System.nanoTime();
     List<Long> versions = Dataset.versions(out);
     if (!versions.isEmpty()) {
       throw new FileAlreadyExistsException(
           out.uri(), null, "a dataset already exists there; choose another location");
     }
     LenientLzfFilter.install();
+    boolean fresh = out instanceof LocalStorage && !Files.exists(((LocalStorage) out).root());
+    boolean done = false;
+    try {
+      ConvertResult r = convertInto(input, out, allocator, options, meter, xType);
+      done = true;
+      return r;
+    } finally {
+      if (!done && fresh) {
+        removeEmptyDirectories(((LocalStorage) out).root());
+      }
+    }
+  }
+
+  /**
+   * A failed conversion into a new local location leaves no trace: the directories it made (the
+   * root, tables/, data/) go once the writers have removed their files. Only empty directories are
+   * removed, so nothing anyone else put there in the meantime is lost.
+   */
+  private static void removeEmptyDirectories(Path root) {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      List<Path> dirs = all.filter(Files::isDirectory).sorted(Comparator.reverseOrder()).toList();
+      for (Path d : dirs) {
+        try (Stream<Path> in = Files.list(d)) {
+          if (in.findAny().isEmpty()) {
+            Files.deleteIfExists(d);
+          }
+        }
+      }
+    } catch (IOException e) {
+      // Best effort: the failure being reported matters more than an empty directory.
+    }
+  }
+
+  private static ConvertResult convertInto(
+      SourceFile input,
+      Storage out,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      BufferMeter meter,
+      XDtype xType)
+      throws IOException {
+    long start = System.nanoTime();
     String sha = input.sha256();
     Path copy = null;
     Path local = input.localPath();
@@ -112,7 +182,7 @@ public final class H5adConverter {
       }
       HdfFile h5 = open(input.name(), local);
       try (h5) {
-        return run(input, sha, h5, out, allocator, options, meter, start);
+        return run(input, sha, h5, out, allocator, options, meter, xType, start);
       } catch (RuntimeException e) {
         throw failure(input.name(), e);
       }
@@ -158,6 +228,7 @@ public final class H5adConverter {
       BufferAllocator allocator,
       ConvertOptions options,
       BufferMeter meter,
+      XDtype xType,
       long start)
       throws IOException {
     String name = input.name();
@@ -173,10 +244,14 @@ public final class H5adConverter {
     Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
     List<String> sideTables = new ArrayList<>();
     try (AnnDataMapping layout =
-        AnnDataMapping.read(name, h5, allocator, options, tempDir, meter)) {
+        AnnDataMapping.read(name, h5, allocator, options, xType, tempDir, meter)) {
       Map<String, String> metadata = new LinkedHashMap<>(options.dataset().metadata());
       metadata.put("anndata.shape", "[" + layout.rows + ", " + layout.vars + "]");
       metadata.put("anndata.X", layout.xEncoding);
+      if (layout.xDtype != null) {
+        metadata.put(X_DTYPE_KEY, layout.xDtype);
+        metadata.put(X_FILE_DTYPE_KEY, layout.xFileDtype);
+      }
       for (Map.Entry<String, List<Column>> t : layout.tables.entrySet()) {
         String path = "tables/" + t.getKey() + ".riffle";
         sideTables.add(path);

@@ -64,7 +64,12 @@ final class Hdf {
     if (n == 0) {
       return Array.newInstance(d.getJavaType(), 0);
     }
-    return d.getData(new long[] {start}, new int[] {n});
+    return FilterMasks.read(d, new long[] {start}, new int[] {n});
+  }
+
+  /** The whole dataset, as jhdf's getData gives it, honouring chunks that skipped a filter. */
+  static Object all(Dataset d) {
+    return FilterMasks.readAll(d);
   }
 
   /** Rows [start, start + n) of a 2-D dataset, as a flat row-major primitive array. */
@@ -74,7 +79,7 @@ final class Hdf {
     if (n == 0 || cols == 0) {
       return Array.newInstance(t, 0);
     }
-    Object rows = d.getData(new long[] {start, 0}, new int[] {n, cols});
+    Object rows = FilterMasks.read(d, new long[] {start, 0}, new int[] {n, cols});
     Object flat = Array.newInstance(t, n * cols);
     for (int i = 0; i < n; i++) {
       System.arraycopy(Array.get(rows, i), 0, flat, i * cols, cols);

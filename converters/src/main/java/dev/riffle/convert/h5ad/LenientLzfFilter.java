@@ -9,7 +9,7 @@ import java.util.Arrays;
  * The HDF5 LZF filter (id 32000, h5py's), decoding chunks whose uncompressed size is not recorded.
  * h5py stores variable-length string datasets with empty filter client data, and jhdf 0.13.0's own
  * filter reads the size from it and fails (ArrayIndexOutOfBoundsException); this one grows its
- * output instead, as h5py's C filter does.
+ * output instead, as h5py's C filter does. Chunks stored unfiltered are {@link FilterMasks}'s.
  */
 final class LenientLzfFilter implements Filter {
   static final int ID = 32000;
@@ -41,10 +41,9 @@ final class LenientLzfFilter implements Filter {
   @Override
   public byte[] decode(byte[] in, int[] clientData) {
     int known = clientData != null && clientData.length >= 3 ? clientData[2] : 0;
-    if (known > 0 && in.length == known) {
-      // lzf could not shrink the chunk: h5py stored it as is.
-      return in;
-    }
+    // A chunk that LZF could not shrink never gets here: HDF5 stored it unfiltered and said so
+    // in its filter mask, which FilterMasks honours. (Guessing from the size would be wrong: LZF
+    // may shrink a chunk to exactly its size.)
     try {
       return decompress(in, known > 0 ? known : Math.max(64, in.length * 4));
     } catch (ArrayIndexOutOfBoundsException e) {

@@ -22,7 +22,7 @@ final class Matrices {
     SparseRows m;
     if (n instanceof Dataset) {
       Dataset d = (Dataset) n;
-      if (d.getDimensions().length != 2 || Values.arrowType(d.getJavaType()) == null) {
+      if (d.getDimensions().length != 2 || Values.arrowType(d) == null) {
         throw new InputException(file, where + " is not a 2-D numeric matrix");
       }
       m = new DenseRows(d);
@@ -50,13 +50,15 @@ final class Matrices {
       Dataset indptr = Frame.dataset(file, g, "indptr");
       Dataset indices = Frame.dataset(file, g, "indices");
       Dataset data = Frame.dataset(file, g, "data");
-      if (Values.arrowType(data.getJavaType()) == null) {
+      if (Values.arrowType(data) == null) {
         throw new InputException(file, where + "/data is not numeric");
       }
+      boolean csr = enc.equals("csr_matrix");
+      checkPointers(file, indptr, indices, data, csr ? r : c, csr ? "row" : "column");
       m =
-          enc.equals("csr_matrix")
-              ? new CsrRows(indptr, indices, data, r, c)
-              : CscRows.transpose(indptr, indices, data, r, c, bucketBytes, tempDir, meter);
+          csr
+              ? new CsrRows(file, indptr, indices, data, r, c)
+              : CscRows.transpose(file, indptr, indices, data, r, c, bucketBytes, tempDir, meter);
     }
     if (m.rows() != rows) {
       m.close();
@@ -64,5 +66,75 @@ final class Matrices {
           file, where + " has " + m.rows() + " rows, but obs has " + rows + " cells");
     }
     return m;
+  }
+
+  /** Values of indptr read at once while checking it. */
+  private static final int CHECK_SLICE = 1 << 16;
+
+  /**
+   * Checks a compressed matrix's pointers before anything trusts them: {@code lines + 1} of them
+   * (rows for CSR, columns for CSC), from 0, never decreasing, never past the entries that indices
+   * and data hold. A bad one would otherwise read a wrong slice or ask for gigabytes.
+   *
+   * @throws InputException naming indptr and the first bad row (or column)
+   */
+  static void checkPointers(
+      String file, Dataset indptr, Dataset indices, Dataset data, long lines, String line)
+      throws InputException {
+    String ptr = path(indptr);
+    long n = Hdf.length(indptr);
+    if (indptr.getDimensions().length != 1 || n != lines + 1) {
+      throw new InputException(
+          file, ptr + " has " + n + " entries, but the shape has " + lines + " " + line + "s (+1)");
+    }
+    long nnz = Hdf.length(data);
+    if (Hdf.length(indices) != nnz) {
+      throw new InputException(
+          file,
+          path(indices)
+              + " has "
+              + Hdf.length(indices)
+              + " entries, but "
+              + path(data)
+              + " has "
+              + nnz);
+    }
+    long prev = 0;
+    for (long start = 0; start < n; start += CHECK_SLICE) {
+      int len = (int) Math.min(CHECK_SLICE, n - start);
+      Object a = Hdf.slice(indptr, start, len);
+      for (int k = 0; k < len; k++) {
+        long i = start + k;
+        long p = Values.toLong(a, k);
+        String at = i == 0 ? "" : " (" + line + " " + (i - 1) + ")";
+        if (i == 0 && p != 0) {
+          throw new InputException(file, ptr + "[0] is " + p + ", not 0");
+        }
+        if (p < prev) {
+          throw new InputException(
+              file, ptr + "[" + i + "] = " + p + " is below the one before, " + prev + at);
+        }
+        if (p > nnz) {
+          throw new InputException(
+              file,
+              ptr
+                  + "["
+                  + i
+                  + "] = "
+                  + p
+                  + " runs past the "
+                  + nnz
+                  + " entries of "
+                  + path(data)
+                  + at);
+        }
+        prev = p;
+      }
+    }
+  }
+
+  /** A dataset's path without the leading slash, as anndata users name it: X/indptr. */
+  static String path(Dataset d) {
+    return d.getPath().replaceAll("^/", "");
   }
 }

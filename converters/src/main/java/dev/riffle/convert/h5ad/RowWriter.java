@@ -87,5 +87,12 @@ final class RowWriter {
       options.progress().accept(done - reported);
       reported = done;
     }
+    if (layout.rows == 0) {
+      // One file with no rows still carries the categoricals' categories, which live in files.
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+        root.setRowCount(0);
+        writer.write(root);
+      }
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.riffle.convert.h5ad;
 
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.write.FileWriter;
+import dev.riffle.format.write.SharedDictionaries;
 import dev.riffle.format.write.WriterOptions;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -59,7 +60,14 @@ final class SideTable {
     try (OutputStream raw = storage.create(path);
         DigestOutputStream digest = new DigestOutputStream(raw, md);
         OutputStream out = new BufferedOutputStream(digest, 1 << 20);
-        FileWriter w = FileWriter.create(out, schema, dictionaries, WriterOptions.defaults())) {
+        FileWriter w =
+            FileWriter.create(
+                out,
+                schema,
+                dictionaries,
+                WriterOptions.defaults(),
+                // Categories keep their list and order, unused ones too.
+                SharedDictionaries.declared(schema, dictionaries, WriterOptions.defaults()))) {
       for (long start = 0; start < rows; start += batchRows) {
         int n = (int) Math.min(batchRows, rows - start);
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {

@@ -59,7 +59,7 @@ final class Uns {
       skipped.add(path + " (" + d.getSize() + " elements)");
       return null;
     }
-    return array(d.getData(), bool);
+    return array(Hdf.all(d), bool);
   }
 
   private static JsonNode array(Object a, boolean bool) {

@@ -1,6 +1,10 @@
 package dev.riffle.convert.h5ad;
 
+import io.jhdf.object.datatype.DataType;
+import io.jhdf.object.datatype.FixedPoint;
+import io.jhdf.object.datatype.FloatingPoint;
 import java.lang.reflect.Array;
+import java.math.BigInteger;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -23,6 +27,36 @@ final class Values {
 
   static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   static final ArrowType FLOAT64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+
+  /**
+   * The Arrow type of a numeric dataset's stored dtype, exactly: widths kept, unsigned integers
+   * unsigned (jhdf widens them to the next Java type), or null if there is none.
+   */
+  static ArrowType arrowType(io.jhdf.api.Dataset d) {
+    DataType t = d.getDataType();
+    if (t instanceof FixedPoint) {
+      int bits = t.getSize() * 8;
+      if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
+        return new ArrowType.Int(bits, ((FixedPoint) t).isSigned());
+      }
+    }
+    if (t instanceof FloatingPoint && t.getSize() == 8) {
+      return FLOAT64;
+    }
+    return arrowType(d.getJavaType());
+  }
+
+  /** numpy's name of a numeric Arrow type (float32, int64, uint16...), for messages. */
+  static String dtypeName(ArrowType t) {
+    if (t instanceof ArrowType.Int) {
+      ArrowType.Int i = (ArrowType.Int) t;
+      return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
+    }
+    if (t instanceof ArrowType.FloatingPoint) {
+      return "float" + width(t) * 8;
+    }
+    return t instanceof ArrowType.Bool ? "bool" : String.valueOf(t);
+  }
 
   /** The Arrow type for a jhdf element type, or null if there is none. */
   static ArrowType arrowType(Class<?> t) {
@@ -86,6 +120,9 @@ final class Values {
     if (a instanceof boolean[]) {
       return ((boolean[]) a)[k] ? 1 : 0;
     }
+    if (a instanceof BigInteger[]) {
+      return ((BigInteger[]) a)[k].doubleValue();
+    }
     if (a instanceof String[]) {
       return "TRUE".equals(((String[]) a)[k]) ? 1 : 0;
     }
@@ -104,6 +141,10 @@ final class Values {
     }
     if (a instanceof byte[]) {
       return ((byte[]) a)[k];
+    }
+    if (a instanceof BigInteger[]) {
+      // uint64: the same 64 bits, which an unsigned vector stores as they are.
+      return ((BigInteger[]) a)[k].longValue();
     }
     return (long) toDouble(a, k);
   }
@@ -148,6 +189,25 @@ final class Values {
     } else {
       setLong(v, at, toLong(a, k));
     }
+  }
+
+  /**
+   * Sets a value of a transposed matrix, kept as 64 bits: the long itself if the source is
+   * integral, else the double's bits, so that neither int64 nor float64 loses anything.
+   */
+  static void setBits(FieldVector v, int at, long bits, boolean integral) {
+    if (!integral) {
+      setDouble(v, at, Double.longBitsToDouble(bits));
+    } else if (v instanceof Float4Vector || v instanceof Float8Vector) {
+      setDouble(v, at, bits);
+    } else {
+      setLong(v, at, bits);
+    }
+  }
+
+  /** The 64 bits {@link #setBits} takes for element k. */
+  static long bits(Object a, int k, boolean integral) {
+    return integral ? toLong(a, k) : Double.doubleToRawLongBits(toDouble(a, k));
   }
 
   /** Sets a double into a float or integer vector (values of a transposed matrix). */

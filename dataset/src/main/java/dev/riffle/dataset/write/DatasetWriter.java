@@ -234,6 +234,13 @@ public final class DatasetWriter implements AutoCloseable {
     try (FileWriter probe =
         FileWriter.create(OutputStream.nullOutputStream(), schema, dictionaries, options.file())) {
       storedSchema = probe.schema();
+      if (dictionaries != null) {
+        // The first file's dictionaries start with the ones given here, in their order, unused
+        // values included: categories keep their list and order (anndata's, Arrow's ordered ones).
+        SharedDictionaries declared = probe.dictionaryState();
+        declared.declare(schema, dictionaries);
+        dictionaryState = declared;
+      }
     }
   }
 

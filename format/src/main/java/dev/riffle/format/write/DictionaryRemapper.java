@@ -12,9 +12,10 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Gives each distinct dictionary value one code for the whole file, in first-seen order, so that
- * batches with different (or differently ordered) Arrow dictionaries still write one consistent
- * file dictionary, and the same rows always give the same codes.
+ * Gives each distinct dictionary value one code for the whole file, the values of the dictionary
+ * given at creation first in its order, then others in first-seen order, so that batches with
+ * different (or differently ordered) Arrow dictionaries still write one consistent file dictionary,
+ * and the same rows always give the same codes.
  */
 final class DictionaryRemapper {
   private final String field;
@@ -32,6 +33,21 @@ final class DictionaryRemapper {
     long byIndex = indexBits == 64 ? Long.MAX_VALUE : 1L << (indexBits - (signed ? 1 : 0));
     // Readers refuse larger dictionaries: beyond this a column is no categorical.
     this.maxCodes = Math.min(byIndex, dev.riffle.format.ColumnLayout.MAX_DICTIONARY_ENTRIES);
+  }
+
+  /**
+   * Gives {@code dictionary}'s values their codes now, in its order, before any row: a declared
+   * dictionary (pandas categories) keeps its order and its unused values, also with no rows.
+   */
+  void declare(FieldVector dictionary) {
+    startBatch(dictionary);
+    for (int i = 0; i < dictionary.getValueCount(); i++) {
+      lookup(i);
+    }
+  }
+
+  String field() {
+    return field;
   }
 
   /** Starts a batch whose indices refer to {@code dictionary}. */
