@@ -10,8 +10,10 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Sequential batches over a file. Each page is read whole, once, and its checksum verified before
- * any row of it is returned. Not thread-safe; close the batches it returns.
+ * Sequential batches over a file, or over some ranges of its rows ({@link FileReader#scan(List,
+ * int, RowRanges)}: then only the pages holding those rows are read, read-ahead included, and no
+ * batch spans two ranges). Each page is read whole, once, and its checksum verified before any row
+ * of it is returned. Not thread-safe; close the batches it returns.
  *
  * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
  * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
@@ -127,15 +129,40 @@ public final class ScanCursor implements AutoCloseable {
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
   private long readTarget;
 
+  /** The rows scanned. */
+  private final RowRanges ranges;
+
+  /** The range of {@link #ranges} that {@link #nextRow} lies in (or lay in, before a skip). */
+  private int range;
+
+  /**
+   * Per column, for each page {@code p}, the first page at or after {@code p} that holds a scanned
+   * row ({@code pages.length} if none): reads never touch the pages in between.
+   */
+  private final int[][] nextNeeded;
+
   private long nextRow;
+  private long batchFirstRow = -1;
   private boolean closed;
 
+  /** Scans {@code ranges}, which the caller has checked lie in the file. */
   @SuppressWarnings("unchecked")
-  ScanCursor(FileReader reader, List<String> fields, ColumnReader[] columns, int batchRows) {
+  ScanCursor(
+      FileReader reader,
+      List<String> fields,
+      ColumnReader[] columns,
+      int batchRows,
+      RowRanges ranges) {
     this.reader = reader;
     this.fields = fields;
     this.columns = columns;
     this.batchRows = batchRows;
+    this.ranges = ranges;
+    this.nextRow = ranges.isEmpty() ? 0 : ranges.start(0);
+    this.nextNeeded = new int[columns.length][];
+    for (int c = 0; c < columns.length; c++) {
+      nextNeeded[c] = neededPages(columns[c].pages, ranges);
+    }
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
@@ -158,6 +185,22 @@ public final class ScanCursor implements AutoCloseable {
       coalesce[c] = bytes >= WIDE_ROW_BYTES * Math.max(1, rows);
     }
     this.pooledBytes = pooledBytes();
+  }
+
+  /** For each page, the first page at or after it that holds a row of {@code rows}. */
+  private static int[] neededPages(PageInfo[] pages, RowRanges rows) {
+    int[] next = new int[pages.length + 1];
+    next[pages.length] = pages.length;
+    int r = rows.count() - 1;
+    for (int p = pages.length - 1; p >= 0; p--) {
+      long start = pages[p].firstRow();
+      long end = start + pages[p].rowCount();
+      while (r >= 0 && rows.start(r) >= end) {
+        r--;
+      }
+      next[p] = r >= 0 && rows.end(r) > start ? p : next[p + 1];
+    }
+    return next;
   }
 
   /**
@@ -232,17 +275,30 @@ public final class ScanCursor implements AutoCloseable {
     return readTarget;
   }
 
+  /**
+   * The row number of the first row of the batch {@link #next()} returned last (-1 before the
+   * first): batches of a scan of row ranges hold consecutive rows of one range.
+   */
+  public long batchFirstRow() {
+    return batchFirstRow;
+  }
+
   /** The next batch, or null after the last row. */
   public VectorSchemaRoot next() throws IOException {
     if (closed) {
       throw new IllegalStateException("scan cursor is closed");
     }
-    long total = reader.rowCount();
-    if (nextRow >= total) {
+    while (range < ranges.count() && nextRow >= ranges.end(range)) {
+      range++;
+      if (range < ranges.count()) {
+        nextRow = ranges.start(range);
+      }
+    }
+    if (range >= ranges.count()) {
       release();
       return null;
     }
-    int n = (int) Math.min(batchRows, total - nextRow);
+    int n = (int) Math.min(batchRows, ranges.end(range) - nextRow);
     VectorSchemaRoot root = null;
     try {
       // First the pages of the batch, so that wide rows can be measured and every result buffer
@@ -273,6 +329,7 @@ public final class ScanCursor implements AutoCloseable {
         }
       }
       reader.finishBatch(root, n, fields.size());
+      batchFirstRow = nextRow;
       nextRow += n;
       recycle(retired);
       return root;
@@ -432,7 +489,7 @@ public final class ScanCursor implements AutoCloseable {
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
     int last = first;
-    while (coalesce[c] && last + 1 < pages.length) {
+    while (coalesce[c] && last + 1 < pages.length && nextNeeded[c][last + 1] == last + 1) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
       if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
@@ -451,13 +508,13 @@ public final class ScanCursor implements AutoCloseable {
     }
     ColumnReader col = columns[c];
     ArrayDeque<PageFetch> queue = ahead[c];
-    int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
+    int next = nextNeeded[c][(queue.isEmpty() ? current[c] : queue.peekLast()).last + 1];
     int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
     while (queue.size() < depth && next < col.pages.length) {
       PageFetch f = fetch(c, next);
       queue.addLast(f);
       ReadAheadPool.submit(f);
-      next = f.last + 1;
+      next = nextNeeded[c][f.last + 1];
     }
   }
 }
