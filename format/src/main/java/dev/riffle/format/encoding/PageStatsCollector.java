@@ -177,8 +177,17 @@ public final class PageStatsCollector {
       start = (long) i * kind.width();
       length = kind.width();
     }
+    ArrowBuf data = v.getDataBuffer();
+    if (any && length > 0 && loLength > 0 && hiLength > 0) {
+      // Most values of a page start with a byte strictly between the bounds' first bytes, and
+      // then change neither: no copy, no comparison.
+      int first = data.getByte(start) & 0xFF;
+      if (first > (loBytes[0] & 0xFF) && first < (hiBytes[0] & 0xFF)) {
+        return;
+      }
+    }
     int n = (int) Math.min(length, PageStatsLayout.MAX_VALUE_BYTES);
-    v.getDataBuffer().getBytes(start, scratch, 0, n);
+    data.getBytes(start, scratch, 0, n);
     addBytes(n, length > n);
   }
 
@@ -223,8 +232,8 @@ public final class PageStatsCollector {
     }
   }
 
-  /** Ends the page of {@code rowCount} rows (those added, null or not) and starts the next. */
-  public void finishPage(int rowCount) {
+  /** Ends the page (the rows added since the last one, null or not) and starts the next. */
+  public void finishPage() {
     if (kind.order() == Order.CODES) {
       codeRanges.add(new int[] {nulls, any ? (int) lo : -1, any ? (int) hi : -1});
       codeSets.add(noBitmaps ? null : codes);
@@ -235,6 +244,21 @@ public final class PageStatsCollector {
     nulls = 0;
     any = false;
     nan = false;
+  }
+
+  /**
+   * Ends the page without keeping it, and returns its entry (not for a dictionary field): bounds of
+   * one value at a time, as the reader needs for dictionary values.
+   */
+  public Entry takePage() {
+    if (kind.order() == Order.CODES) {
+      throw new IllegalStateException("a dictionary field's entries need the final dictionary");
+    }
+    Entry e = valueEntry();
+    nulls = 0;
+    any = false;
+    nan = false;
+    return e;
   }
 
   /** Pages finished so far. */

@@ -266,8 +266,7 @@ public abstract class PageFilter {
       PageStatsCollector one = new PageStatsCollector(kind);
       for (int i = 0; i < dictionary.getValueCount(); i++) {
         one.add(dictionary, i);
-        one.finishPage(1);
-        if (mayMatch(PageStats.of(field, kind, 1, one.entry(i, kind)))) {
+        if (mayMatch(PageStats.of(field, kind, 1, one.takePage()))) {
           codes.set(i);
         }
       }

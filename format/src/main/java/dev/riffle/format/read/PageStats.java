@@ -190,6 +190,14 @@ public final class PageStats {
     return kind;
   }
 
+  /** Bytes this object holds, about: fields, bounds and the code bitmap. */
+  long ramBytes() {
+    return 64L
+        + (min == null ? 0 : 16L + min.length)
+        + (max == null ? 0 : 16L + max.length)
+        + (codes == null ? 0 : 32L + codes.size() / 8);
+  }
+
   BitSet codeSet() {
     return codes;
   }

@@ -297,7 +297,7 @@ final class ColumnWriter {
             slotWidth,
             indexLength));
     for (PageStatsCollector s : stats) {
-      s.finishPage(rows.rowCount());
+      s.finishPage();
     }
     pageCount++;
     firstRow += rows.rowCount();
