@@ -350,11 +350,12 @@ public final class PageStatsLayout {
     if (kind.order() == Order.BYTES) {
       long at = in.fileOffset();
       n = in.u8();
-      int fixed = kind.width() == 0 ? -1 : Math.min(kind.width(), MAX_VALUE_BYTES);
+      // Fixed-size binary: bounds are whole values up to 64 bytes, prefixes beyond.
+      int fixed = kind.width();
       boolean ok =
           prefix
-              ? n == MAX_VALUE_BYTES && (fixed < 0 || kind.width() > MAX_VALUE_BYTES)
-              : n <= MAX_VALUE_BYTES && (fixed < 0 || n == fixed);
+              ? n == MAX_VALUE_BYTES && (fixed == 0 || fixed > MAX_VALUE_BYTES)
+              : n <= MAX_VALUE_BYTES && (fixed == 0 || n == fixed);
       if (!ok) {
         throw in.corruptAt(at, what + ": bad bound length " + n);
       }
