@@ -49,6 +49,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * drawn from the rows (and beside them) keeps every row that matches, by SQL semantics over the
  * values (NaN kept for any comparison); on sorted data they skip what they should; and a scan of
  * the candidate rows reads exactly the pages that hold them (ReadStats).
+ *
+ * <p>Longer than most tests: it holds its own evaluation of every comparison on every type (the
+ * rows a filter must keep), beside the skipping and counter checks.
  */
 @ExtendWith(SeedExtension.class)
 class PageFilterTest {

@@ -56,6 +56,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * orders); merged over the pages they equal the file's. Special values — NaN, ±0.0, ±∞, extreme
  * integers, empty, 64-, 65-byte and multi-byte strings, 0xFF bytes, pages of nulls only or of NaN
  * only — get their own checks.
+ *
+ * <p>Longer than most tests: the statistics expected are computed here for every type, from the
+ * values Arrow returns, independently of the writer's code.
  */
 @ExtendWith(SeedExtension.class)
 class PageStatsTest {
