@@ -1,5 +1,6 @@
 // Warm random takes through whichever FileReader a riffle.jar holds (before and after the
-// format-package move), for before-after.sh: java -cp riffle.jar TakeBench.java FILE ROWS TAKES.
+// format-package move), for before-after.sh: java -cp riffle.jar TakeBench.java FILE ROWS TAKES
+// [FIELD,FIELD...] (default: every field).
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -12,6 +13,7 @@ public class TakeBench {
     Path file = Path.of(a[0]);
     int rowsPerTake = Integer.parseInt(a[1]);
     int takes = Integer.parseInt(a[2]);
+    java.util.List<String> fields = a.length > 3 ? java.util.List.of(a[3].split(",")) : null;
     Class<?> fr;
     try {
       fr = Class.forName("dev.riffle.format.read.FileReader");
@@ -28,7 +30,7 @@ public class TakeBench {
         long[] rows = new long[rowsPerTake];
         for (int i = 0; i < rows.length; i++) rows[i] = r.nextLong(n);
         long t0 = System.nanoTime();
-        try (AutoCloseable root = (AutoCloseable) take.invoke(reader, rows, null)) {}
+        try (AutoCloseable root = (AutoCloseable) take.invoke(reader, rows, fields)) {}
         long t = System.nanoTime() - t0;
         if (round >= takes) best = Math.min(best, t); // second half: after warm-up
       }

@@ -10,6 +10,11 @@ import dev.riffle.convert.h5ad.H5adConverter;
 import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -42,6 +47,50 @@ public final class ConvertCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new ParameterException(spec.commandLine(), "missing format: one of parquet, arrow, h5ad");
+  }
+
+  /** A conversion, as {@link #leavingNothing} runs it. */
+  interface Conversion {
+    ConvertResult run() throws IOException;
+  }
+
+  /**
+   * Runs a conversion into a new dataset and, if it fails where no local directory was before,
+   * removes the directories it made: a failed converter has deleted its data files, but not the
+   * folders that held them, and a failed conversion must leave nothing that looks like a dataset.
+   * Only empty directories go, so a file that another process put there meanwhile stays.
+   */
+  static ConvertResult leavingNothing(Locations.Location loc, Conversion conversion)
+      throws IOException {
+    boolean fresh = loc.path() != null && !Files.exists(loc.path(), LinkOption.NOFOLLOW_LINKS);
+    try {
+      return conversion.run();
+    } catch (Throwable t) {
+      if (fresh && Files.isDirectory(loc.path(), LinkOption.NOFOLLOW_LINKS)) {
+        removeEmptyDirectories(loc.path(), t);
+      }
+      throw t;
+    }
+  }
+
+  private static void removeEmptyDirectories(Path root, Throwable failure) {
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+              try {
+                Files.delete(dir);
+              } catch (IOException notEmpty) {
+                // Not ours to remove, or not empty: it stays.
+              }
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   /** Prints the one-line summary of a conversion. */
@@ -113,11 +162,16 @@ public final class ConvertCommand implements Callable<Integer> {
       }
       Locations.Location loc = Locations.parse(target);
       Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
-      ConvertResult r;
-      try (BufferAllocator allocator = new RootAllocator();
-          Storage storage = Locations.storage(loc)) {
-        r = ParquetConverter.convert(files, storage, allocator, options);
-      }
+      ConvertOptions opts = options;
+      ConvertResult r =
+          leavingNothing(
+              loc,
+              () -> {
+                try (BufferAllocator allocator = new RootAllocator();
+                    Storage storage = Locations.storage(loc)) {
+                  return ParquetConverter.convert(files, storage, allocator, opts);
+                }
+              });
       progress.done();
       summary(spec.commandLine().getOut(), r, target, files.size());
       return 0;
@@ -149,16 +203,20 @@ public final class ConvertCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       Locations.Location loc = Locations.parse(target);
       Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
-      ConvertResult r;
-      try (BufferAllocator allocator = new RootAllocator();
-          Storage storage = Locations.storage(loc)) {
-        r =
-            ArrowIpcConverter.convert(
-                files.get(0),
-                storage,
-                allocator,
-                ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
-      }
+      ConvertResult r =
+          leavingNothing(
+              loc,
+              () -> {
+                try (BufferAllocator allocator = new RootAllocator();
+                    Storage storage = Locations.storage(loc)) {
+                  return ArrowIpcConverter.convert(
+                      files.get(0),
+                      storage,
+                      allocator,
+                      ConvertOptions.defaults()
+                          .withProgress(n -> progress.update(done.addAndGet(n))));
+                }
+              });
       progress.done();
       summary(spec.commandLine().getOut(), r, target, 1);
       return 0;
@@ -206,11 +264,16 @@ public final class ConvertCommand implements Callable<Integer> {
       }
       Locations.Location loc = Locations.parse(target);
       Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
-      ConvertResult r;
-      try (BufferAllocator allocator = new RootAllocator();
-          Storage storage = Locations.storage(loc)) {
-        r = H5adConverter.convert(files.get(0), storage, allocator, options);
-      }
+      ConvertOptions opts = options;
+      ConvertResult r =
+          leavingNothing(
+              loc,
+              () -> {
+                try (BufferAllocator allocator = new RootAllocator();
+                    Storage storage = Locations.storage(loc)) {
+                  return H5adConverter.convert(files.get(0), storage, allocator, opts);
+                }
+              });
       progress.done();
       summary(spec.commandLine().getOut(), r, target, 1);
       return 0;

@@ -56,6 +56,12 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
       Locations.Location loc = Locations.parse(location);
+      // The next export into a directory removes what killed ones left there.
+      Locations.Location dest = Locations.parse(target);
+      if (dest.path() != null && dest.path().toAbsolutePath().getParent() != null) {
+        GcCommand.removeAbandonedTemps(
+            dest.path().toAbsolutePath().getParent(), spec.commandLine().getErr());
+      }
       ConvertResult r;
       try (BufferAllocator allocator = new RootAllocator();
           Storage storage = Locations.openDataset(loc, "export");

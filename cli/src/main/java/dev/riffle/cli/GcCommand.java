@@ -1,9 +1,18 @@
 package dev.riffle.cli;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetGc;
+import dev.riffle.dataset.write.WriterLease;
+import dev.riffle.format.io.Durations;
+import dev.riffle.format.io.TempFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,54 +22,178 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle gc URI [--dry-run]}: deletes orphaned data files, those under {@code data/} that no
- * published version references. Nothing tells an orphan from a file a running writer has not
- * published yet, hence the warning.
+ * {@code riffle gc URI [--dry-run] [--grace D] [--force]}: removes what no published version needs,
+ * honouring writers' leases (FORMAT.md §11.4, {@link DatasetGc}); on a plain local directory, the
+ * temporary files of killed single-file writers ({@link TempFiles}).
  */
 @Command(
     name = "gc",
     mixinStandardHelpOptions = true,
     description = {
-      "Delete the data files of a dataset that no version references (left by writers that"
-          + " failed or lost a publish race), or with --dry-run only list them. Published"
-          + " versions are never touched.",
-      "Do NOT run it while a writer is writing to the dataset: the files that writer has not"
-          + " published yet look exactly like orphans and would be deleted."
+      "Delete what no published version of a dataset needs: orphaned data files (names under"
+          + " data/ of the form <name>.riffle that no version lists, left by writers that failed,"
+          + " were killed or lost a publish race), stale writer leases, and temporary manifests"
+          + " of killed publishers. Published versions, and anything under data/ that is not"
+          + " named like a data file (a README, a dot-file), are never touched.",
+      "",
+      "Running writers are safe. A writer holds a lease, _leases/<id>.lease, from before its"
+          + " first data file until it has published; the lease names its unpublished files and"
+          + " is renewed every minute. While a fresh lease exists gc deletes nothing and says"
+          + " which writer holds it (host, pid, last renewal); --force overrides that and removes"
+          + " the leases too (a writer that is still alive then refuses to publish). A lease is"
+          + " stale once not renewed for 10 minutes, or as soon as its process (on this host)"
+          + " is gone; gc removes stale leases, and deletes the files of a gone process at"
+          + " once. Every other orphan is"
+          + " deleted only once older than the grace period (--grace, default 1h), because on"
+          + " object stores a lease is advisory. Writers check that their files are all there"
+          + " before they publish, and publish nothing otherwise.",
+      "",
+      "On a local directory that holds no dataset, gc deletes the temporary files that killed"
+          + " single-file writers (riffle generate FILE, riffle export) left there,"
+          + " .<name>.<pid>.<host>.<random>.riffle-tmp: at once when that process on this host is"
+          + " gone, else once older than the grace period (and older-style .<name>.riffle.<hex>.tmp"
+          + " and .<name>.tmp-<hex> files once older than the grace period). The next single-file"
+          + " writer in a directory also deletes those of gone processes."
     })
 public final class GcCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "URI", description = "A dataset.")
+  @Parameters(
+      index = "0",
+      paramLabel = "URI",
+      description = "A dataset, or a local directory of single files.")
   String location;
 
-  @Option(names = "--dry-run", description = "List the orphans without deleting them.")
+  @Option(names = "--dry-run", description = "Say what would be deleted, delete nothing.")
   boolean dryRun;
+
+  @Option(
+      names = "--grace",
+      paramLabel = "DURATION",
+      description =
+          "Keep orphans and temporary files modified more recently than this: 90s, 15m, 1h, 2d"
+              + " or 0 (default 1h). A gone writer's files go at once.")
+  String grace = "1h";
+
+  @Option(
+      names = "--force",
+      description =
+          "Collect even while writers hold fresh leases, and remove those leases (only when"
+              + " you know those writers are gone).")
+  boolean force;
 
   @Override
   public Integer call() throws IOException {
+    Duration gracePeriod = Durations.parse(grace);
     Locations.Location loc = Locations.parse(location);
     Locations.requireNoVersion(loc, "gc works on all versions at once");
+    if (loc.isFile()) {
+      throw new IllegalArgumentException(
+          loc.uri()
+              + " is a single Riffle file, not a dataset; gc works on datasets and on"
+              + " directories (for the temporary files of killed writers)");
+    }
     PrintWriter out = spec.commandLine().getOut();
-    try (Storage storage = Locations.openDataset(loc, "gc")) {
-      if (!dryRun) {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println(
-            "riffle gc: warning: this must not run while a writer is writing to "
-                + loc.uri()
-                + " (its unpublished files would be deleted as orphans)");
-        err.flush();
+    try (Storage storage = Locations.storage(loc)) {
+      if (!looksLikeDataset(storage)) {
+        if (loc.path() != null && Files.isDirectory(loc.path())) {
+          collectTemps(loc.path(), gracePeriod, out);
+          return 0;
+        }
+        throw new IOException("no Riffle dataset at " + loc.uri());
       }
-      List<String> orphans = DatasetGc.collect(storage, dryRun);
-      for (String path : orphans) {
-        out.println((dryRun ? "would delete " : "deleted ") + path);
+      DatasetGc.Report r =
+          DatasetGc.collect(storage, new DatasetGc.Options(dryRun, gracePeriod, force));
+      String verb = dryRun ? "would delete " : "deleted ";
+      for (String path : r.deleted()) {
+        out.println(verb + path);
       }
-      out.println(
-          orphans.isEmpty()
+      for (DatasetGc.Kept k : r.kept()) {
+        out.println(
+            "kept "
+                + k.path()
+                + (gracePeriod.isZero()
+                    ? " (written to while gc ran)"
+                    : " (written "
+                        + Durations.format(k.age())
+                        + " ago, within the grace period of "
+                        + Durations.format(gracePeriod)
+                        + ")"));
+      }
+      for (WriterLease.Status l : r.leasesRemoved()) {
+        out.println(
+            (dryRun ? "would remove " : "removed ")
+                + (l.stale() ? "stale lease " : "lease ")
+                + l.describe());
+      }
+      for (String path : r.tempsDeleted()) {
+        out.println(verb + path);
+      }
+      String summary =
+          r.deleted().isEmpty()
               ? "no orphaned data files"
-              : ValidateCommand.count(orphans.size(), "orphaned data file")
-                  + (dryRun ? " (dry run: nothing deleted)" : " deleted"));
+              : ValidateCommand.count(r.deleted().size(), "orphaned data file")
+                  + (dryRun ? " (dry run: nothing deleted)" : " deleted");
+      if (!r.kept().isEmpty()) {
+        summary +=
+            "; "
+                + r.kept().size()
+                + " younger than "
+                + Durations.format(gracePeriod)
+                + " kept (see --grace)";
+      }
+      out.println(summary);
       out.flush();
     }
     return 0;
+  }
+
+  /**
+   * What a single-file writer does before it writes into {@code dir}: deletes the temporary files
+   * there whose writer, a process on this host, is gone, saying so on {@code err} (no grace period:
+   * those files can never be finished).
+   */
+  static void removeAbandonedTemps(Path dir, PrintWriter err) throws IOException {
+    for (TempFiles.Leftover t : TempFiles.abandoned(dir, null, Instant.now())) {
+      Files.deleteIfExists(t.path());
+      err.println(
+          "riffle: deleted "
+              + t.path()
+              + " ("
+              + InspectCommand.humanBytes(t.byteLength())
+              + "), a temporary file left behind: "
+              + t.why());
+    }
+    err.flush();
+  }
+
+  /** Whether anything of a dataset is there: a version, a data file or a lease. */
+  private static boolean looksLikeDataset(Storage storage) throws IOException {
+    return !Dataset.versions(storage).isEmpty()
+        || !storage.list(DatasetLayout.DATA_DIR).isEmpty()
+        || !storage.list(DatasetLayout.LEASES_DIR).isEmpty();
+  }
+
+  private void collectTemps(Path dir, Duration gracePeriod, PrintWriter out) throws IOException {
+    List<TempFiles.Leftover> left = TempFiles.abandoned(dir, gracePeriod, Instant.now());
+    for (TempFiles.Leftover t : left) {
+      if (!dryRun) {
+        Files.deleteIfExists(t.path());
+      }
+      out.println(
+          (dryRun ? "would delete " : "deleted ")
+              + t.path().getFileName()
+              + " ("
+              + InspectCommand.humanBytes(t.byteLength())
+              + "; "
+              + t.why()
+              + ")");
+    }
+    out.println(
+        left.isEmpty()
+            ? "no temporary files of killed writers in " + location + " (it holds no dataset)"
+            : ValidateCommand.count(left.size(), "temporary file")
+                + (dryRun ? " (dry run: nothing deleted)" : " deleted"));
+    out.flush();
   }
 }

@@ -12,12 +12,18 @@ import dev.riffle.datagen.VectorsData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.io.TempFiles;
 import dev.riffle.format.write.FileWriter;
 import dev.riffle.format.write.WriterOptions;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -294,21 +300,40 @@ public final class GenerateCommand implements Callable<Integer> {
     if (dir == null || !Files.isDirectory(dir)) {
       throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + out);
     }
-    try (FileWriter writer = FileWriter.create(file, data.schema(), data.dictionaries(), options)) {
-      Batches.generate(
-          data,
-          allocator,
-          rows,
-          seed,
-          data.batchRows(),
-          batch -> {
-            writer.write(batch);
-            return true;
-          },
-          progress::update);
-      long bytes = writer.finish();
+    GcCommand.removeAbandonedTemps(dir, spec.commandLine().getErr());
+    // A temporary file named for this process (TempFiles), so that if this process is killed the
+    // next writer here or `riffle gc DIR` can tell it is abandoned; published by an atomic rename.
+    Path temp = TempFiles.newPath(file);
+    boolean done = false;
+    try {
+      long bytes;
+      try (FileChannel ch =
+              FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+          OutputStream stream = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 20);
+          FileWriter writer =
+              FileWriter.create(stream, data.schema(), data.dictionaries(), options)) {
+        Batches.generate(
+            data,
+            allocator,
+            rows,
+            seed,
+            data.batchRows(),
+            batch -> {
+              writer.write(batch);
+              return true;
+            },
+            progress::update);
+        bytes = writer.finish();
+        stream.flush();
+      }
+      TempFiles.publish(temp, file);
+      done = true;
       progress.done();
       return bytes;
+    } finally {
+      if (!done) {
+        TempFiles.discard(temp);
+      }
     }
   }
 
@@ -389,7 +414,8 @@ public final class GenerateCommand implements Callable<Integer> {
     if (loc.path() == null || !Files.isDirectory(loc.path())) {
       return;
     }
-    Set<String> ours = Set.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR);
+    Set<String> ours =
+        Set.of(DatasetLayout.DATA_DIR, DatasetLayout.VERSIONS_DIR, DatasetLayout.LEASES_DIR);
     try (Stream<Path> entries = Files.list(loc.path())) {
       List<String> others =
           entries

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.format.ColumnInfo;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageStats;
+import dev.riffle.format.read.RecordCensus;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
@@ -29,10 +30,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code riffle inspect FILE [--json]}: the schema, size and format version of a file, and for each
- * stored column the layouts its pages use, what its metadata costs on disk and in memory, and
- * whether its pages carry statistics (format 1.4; with {@code --json}, each field's null count and
- * bounds over the whole file).
+ * {@code riffle inspect FILE [--json] [--raw] [--records]}: the schema, size and format version of
+ * a file, and for each stored column the layouts its pages use, what its metadata costs on disk and
+ * in memory, and whether its pages carry statistics (format 1.4; with {@code --json}, each field's
+ * null count and bounds over the whole file); with {@code --records}, how its records are encoded
+ * and why.
  */
 @Command(
     name = "inspect",
@@ -59,6 +61,21 @@ public final class InspectCommand implements Callable<Integer> {
               + " (values, offsets, validity): the raw data size the file size compares to.")
   boolean raw;
 
+  @Option(
+      names = "--records",
+      description =
+          "Also read every zipped page and count each column's records by encoding (plain,"
+              + " packed, zstd, split, null) with their bytes, and say why the writer chose it.")
+  boolean records;
+
+  /** Why the writer picks each record kind (FORMAT.md §5.5), for --records. */
+  static final String RECORD_RULES =
+      "plain: no candidate qualified; packed: integer lists and integer-valued float lists"
+          + " bit-packed, kept at <= 19/20 of plain; zstd: records >= 2 KiB whose frame is <= 3/4"
+          + " of plain and of packed (an inflate per read must buy a quarter); split: float byte"
+          + " planes (option splitFloats), kept at <= 19/20; the smallest qualifying candidate wins."
+          + " Sector pages hold narrow rows, many to a 4 KiB sector.";
+
   @Override
   public Integer call() throws IOException {
     try (OpenedFile opened = OpenedFile.open(file)) {
@@ -67,14 +84,18 @@ public final class InspectCommand implements Callable<Integer> {
       List<ColumnInfo> columns = reader.describe();
       Map<String, PageStats> stats = fileStats(reader);
       Map<String, Long> arrowBytes = raw ? arrowBytes(reader) : null;
+      List<RecordCensus> census = records ? census(reader) : null;
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(
             Json.MAPPER
                 .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(toJson(reader, columns, stats, arrowBytes)));
+                .writeValueAsString(toJson(reader, columns, stats, arrowBytes, census)));
       } else {
         printTables(out, reader, columns, stats, arrowBytes);
+        if (census != null) {
+          printCensus(out, columns, census);
+        }
       }
       out.flush();
     }
@@ -92,6 +113,14 @@ public final class InspectCommand implements Callable<Integer> {
       if (!pages.isEmpty()) {
         out.put(f.getName(), PageStats.merge(pages));
       }
+    }
+    return out;
+  }
+
+  private static List<RecordCensus> census(FileReader reader) throws IOException {
+    List<RecordCensus> out = new java.util.ArrayList<>();
+    for (int c = 0; c < reader.schema().columns().size(); c++) {
+      out.add(reader.recordCensus(c));
     }
     return out;
   }
@@ -147,6 +176,37 @@ public final class InspectCommand implements Callable<Integer> {
     }
   }
 
+  private static void printCensus(
+      PrintWriter out, List<ColumnInfo> columns, List<RecordCensus> census) {
+    out.println();
+    TextTable t = new TextTable("column", "records (count, stored bytes, bytes/record)");
+    for (int c = 0; c < columns.size(); c++) {
+      RecordCensus rc = census.get(c);
+      StringBuilder b = new StringBuilder();
+      for (int k = 0; k < RecordCensus.KIND_NAMES.length; k++) {
+        if (rc.counts()[k] > 0) {
+          b.append(b.length() == 0 ? "" : "; ")
+              .append(RecordCensus.KIND_NAMES[k])
+              .append(' ')
+              .append(rc.counts()[k])
+              .append(", ")
+              .append(humanBytes(rc.bytes()[k]));
+          if (k != RecordCensus.KIND_NULL) {
+            b.append(", ")
+                .append(
+                    String.format(Locale.ROOT, "%.0f", (double) rc.bytes()[k] / rc.counts()[k]));
+          }
+        }
+      }
+      if (rc.sectorRows() > 0) {
+        b.append(b.length() == 0 ? "" : "; ").append(rc.sectorRows()).append(" rows in sectors");
+      }
+      t.add(columns.get(c).name(), b);
+    }
+    t.print(out, "");
+    out.println("why: " + RECORD_RULES);
+  }
+
   /** Arrow buffer bytes per top-level field over a full scan. */
   private static Map<String, Long> arrowBytes(FileReader reader) throws IOException {
     Map<String, Long> bytes = new java.util.LinkedHashMap<>();
@@ -174,7 +234,8 @@ public final class InspectCommand implements Callable<Integer> {
       FileReader reader,
       List<ColumnInfo> columns,
       Map<String, PageStats> stats,
-      Map<String, Long> arrowBytes) {
+      Map<String, Long> arrowBytes,
+      List<RecordCensus> census) {
     ObjectNode root = Json.MAPPER.createObjectNode();
     root.put("file", file.toString());
     root.put("formatVersion", reader.formatVersion());
@@ -196,7 +257,8 @@ public final class InspectCommand implements Callable<Integer> {
       }
     }
     ArrayNode cols = root.putArray("columns");
-    for (ColumnInfo c : columns) {
+    for (int ci = 0; ci < columns.size(); ci++) {
+      ColumnInfo c = columns.get(ci);
       ObjectNode node = cols.addObject();
       node.put("name", c.name());
       ArrayNode fields = node.putArray("fields");
@@ -221,6 +283,19 @@ public final class InspectCommand implements Callable<Integer> {
           fieldStats.set(f, statsJson(stats.get(f)));
         }
       }
+      if (census != null) {
+        ObjectNode recs = node.putObject("records");
+        RecordCensus rc = census.get(ci);
+        for (int k = 0; k < RecordCensus.KIND_NAMES.length; k++) {
+          ObjectNode kind = recs.putObject(RecordCensus.KIND_NAMES[k]);
+          kind.put("count", rc.counts()[k]);
+          kind.put("bytes", rc.bytes()[k]);
+        }
+        recs.put("sectorRows", rc.sectorRows());
+      }
+    }
+    if (census != null) {
+      root.put("recordRules", RECORD_RULES);
     }
     return root;
   }

@@ -5,6 +5,7 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.loader.diversity.DiversityContract;
 import dev.riffle.loader.diversity.DiversityModel;
+import dev.riffle.loader.pipeline.BudgetTooSmallException;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderMetrics;
 import dev.riffle.loader.pipeline.LoaderOptions;
@@ -128,7 +129,12 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "2", description = "Fetches read ahead.")
   int inFlight;
 
-  @Option(names = "--memory-mb", defaultValue = "1024", description = "Prefetch budget, MiB.")
+  @Option(
+      names = "--memory-mb",
+      defaultValue = "1024",
+      description =
+          "Budget for fetched rows, read ahead and being handed out, MiB; it must hold one fetch"
+              + " (default: ${DEFAULT-VALUE}).")
   long memoryMb;
 
   @Option(
@@ -209,9 +215,11 @@ public final class LoadCommand implements Callable<Integer> {
               err, "load", total, System.console() != null, n -> n + " / " + total + " batches");
       List<LoaderMetrics> done = new ArrayList<>();
       long start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       // Batches are the caller's: their own allocator, so a leak shows at close.
+      long peakHeld;
       try (BufferAllocator allocator = new RootAllocator();
-          Loader loader = Loader.open(view, o, allocator)) {
+          Loader loader = openLoader(view, o, allocator)) {
         long n = 0;
         while (true) {
           VectorSchemaRoot b = loader.next();
@@ -223,12 +231,51 @@ public final class LoadCommand implements Callable<Integer> {
           afterBatch.accept(n);
         }
         done.addAll(loader.epochMetrics());
+        peakHeld = loader.peakHeldBytes();
       }
       long wall = System.nanoTime() - start;
+      runCpuNanos = processCpuNanos() - cpuStart;
       progress.done();
-      report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch);
+      report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch, peakHeld);
     }
     return 0;
+  }
+
+  /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
+  private long runCpuNanos = -1;
+
+  /**
+   * User + system CPU time of this process so far: what a sample costs the machine, reading and
+   * decoding threads included (JVM start-up excluded, as it is measured from the loop's start).
+   */
+  @dev.riffle.format.io.SuppressForbidden(
+      reason = "process CPU time: the JDK's only API for it; HotSpot and OpenJ9 both provide it")
+  private static long processCpuNanos() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
+  }
+
+  /** Opens the loader, or says the smallest --memory-mb that holds one fetch. */
+  private Loader openLoader(DatasetView view, LoaderOptions o, BufferAllocator allocator)
+      throws IOException {
+    try {
+      return Loader.open(view, o, allocator);
+    } catch (BudgetTooSmallException e) {
+      long minimumMb = (e.minimumBytes() + (1 << 20) - 1) >> 20;
+      throw new ParameterException(
+          spec.commandLine(),
+          String.format(
+              Locale.ROOT,
+              "--memory-mb %d cannot hold one fetch (%s): the smallest budget that works is"
+                  + " --memory-mb %d, or lower --fetch or --batch",
+              memoryMb,
+              e.fetchDescription(),
+              minimumMb),
+          e);
+    }
   }
 
   private Sampler sampler(int f, DatasetView view) throws IOException {
@@ -289,7 +336,8 @@ public final class LoadCommand implements Callable<Integer> {
       long rowBytes,
       long wallNanos,
       long epochRows,
-      long epochBatches) {
+      long epochBatches,
+      long peakHeld) {
     long rows = 0;
     long bytes = 0;
     long reads = 0;
@@ -330,7 +378,13 @@ public final class LoadCommand implements Callable<Integer> {
     r.put("bytesRead", bytes);
     r.put("reads", reads);
     r.put("stallSeconds", stall / 1e9);
+    if (runCpuNanos >= 0) {
+      r.put("cpuSeconds", runCpuNanos / 1e9);
+      r.put("cpuMicrosPerSample", rows == 0 ? 0 : runCpuNanos / 1e3 / rows);
+    }
     r.put("bytesPerRowEstimate", rowBytes);
+    r.put("memoryBudgetBytes", o.prefetchBytes());
+    r.put("peakHeldBytes", peakHeld);
     r.put("pi2", pi2);
     r.put("pi2Model", model);
     r.put("meffOverM", 1.0 / (1.0 + (m - 1) * pi2));
@@ -361,14 +415,17 @@ public final class LoadCommand implements Callable<Integer> {
     } else {
       out.printf(
           Locale.ROOT,
-          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%n",
+          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%s%n",
           s.describe(),
           rows,
           seconds,
           seconds == 0 ? 0 : rows / seconds,
           seconds == 0 ? 0 : bytes / seconds / 1e6,
           reads,
-          stall / 1e9);
+          stall / 1e9,
+          runCpuNanos < 0 || rows == 0
+              ? ""
+              : String.format(Locale.ROOT, ", CPU %.1f us/sample", runCpuNanos / 1e3 / rows));
       out.printf(
           Locale.ROOT,
           "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
@@ -379,6 +436,11 @@ public final class LoadCommand implements Callable<Integer> {
           label == null
               ? ""
               : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
+      out.printf(
+          Locale.ROOT,
+          "memory: fetched rows held at most %s at once (budget %s)%n",
+          InspectCommand.humanBytes(peakHeld),
+          InspectCommand.humanBytes(o.prefetchBytes()));
       out.printf(
           Locale.ROOT,
           "coverage: %s%n",

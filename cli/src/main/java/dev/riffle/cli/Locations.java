@@ -3,7 +3,9 @@ package dev.riffle.cli;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.io.FileSource;
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -47,11 +49,24 @@ final class Locations {
     }
 
     /**
+     * A local path to something that is neither a regular file nor a directory (a named pipe, a
+     * device, a socket): read as a single file, it is refused before it is opened.
+     */
+    boolean isSpecial() {
+      return path != null
+          && version == null
+          && Files.exists(path)
+          && !Files.isRegularFile(path)
+          && !Files.isDirectory(path);
+    }
+
+    /**
      * Whether {@code take} and {@code scan} should read this as a single file: a regular file, or a
      * missing local {@code *.riffle} path (so that a typo gets "no such file", as before).
      */
     boolean readsAsFile() {
       return isFile()
+          || isSpecial()
           || (path != null
               && version == null
               && !Files.exists(path)
@@ -75,6 +90,7 @@ final class Locations {
     if (whole != null && Files.isRegularFile(whole)) {
       return new Location(text, null, whole);
     }
+    Schemes.check(text);
     String base = text;
     Long version = null;
     int at = text.lastIndexOf('@');
@@ -149,6 +165,9 @@ final class Locations {
 
   /** As {@link #openDataset(Location, String)}; {@code direct} reads local files with O_DIRECT. */
   static Storage openDataset(Location loc, String command, boolean direct) throws IOException {
+    if (loc.isSpecial()) {
+      FileSource.requireRegularFile(loc.path());
+    }
     if (loc.isFile()) {
       throw new IllegalArgumentException(
           loc.uri()

@@ -6,8 +6,11 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.RowSets;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.CorruptFileException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -19,14 +22,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code riffle ls URI [--json]}: the published versions of a dataset, one line each, from their
- * manifests alone (no data file is opened).
+ * manifests alone (no data file is opened). A version whose manifest cannot be read is listed as
+ * damaged, with the problem, and the others as usual.
  */
 @Command(
     name = "ls",
     mixinStandardHelpOptions = true,
     description = {
       "List the versions of a dataset: version, creation time, data files, rows (total, and"
-          + " live: not deleted), bytes of the data files and split names. Reads only manifests."
+          + " live: not deleted), bytes of the data files and split names. Reads only manifests;"
+          + " a version whose manifest cannot be read is listed as damaged, with the problem."
     })
 public final class LsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -52,8 +57,21 @@ public final class LsCommand implements Callable<Integer> {
       ArrayNode list = root.putArray("versions");
       TextTable table =
           new TextTable(">version", "created", ">files", ">rows", ">live", ">bytes", "splits");
+      List<String> damaged = new ArrayList<>();
       for (long v : versions) {
-        Manifest m = Dataset.readManifest(storage, v);
+        Manifest m;
+        try {
+          m = Dataset.readManifest(storage, v);
+        } catch (CorruptFileException | NoSuchFileException e) {
+          // One unreadable manifest must not hide the healthy versions: it is listed as damaged.
+          String problem = ErrorHandler.oneLine(e.getMessage());
+          ObjectNode node = list.addObject();
+          node.put("version", v);
+          node.put("damaged", problem);
+          table.add(v, "damaged", "-", "-", "-", "-", "-");
+          damaged.add("note: version " + v + " is damaged: " + problem);
+          continue;
+        }
         long bytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
         long live = liveRows(m);
         TreeSet<String> splits = new TreeSet<>(m.splits().keySet());
@@ -81,6 +99,7 @@ public final class LsCommand implements Callable<Integer> {
         out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
       } else {
         table.print(out, "");
+        damaged.forEach(out::println);
       }
       out.flush();
     }

@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import dev.riffle.format.io.FileSource;
 import dev.riffle.format.read.FileReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +30,8 @@ final class OpenedFile implements AutoCloseable {
     if (Files.isDirectory(path)) {
       throw new IOException(path + " is a directory, not a Riffle file");
     }
+    // Before opening: a named pipe would block the open until something writes to it.
+    FileSource.requireRegularFile(path);
     BufferAllocator allocator = new RootAllocator();
     try {
       return new OpenedFile(allocator, FileReader.open(path, allocator));

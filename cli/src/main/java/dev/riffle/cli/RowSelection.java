@@ -1,11 +1,18 @@
 package dev.riffle.cli;
 
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,6 +26,9 @@ import picocli.CommandLine.Spec;
  * appear in the help of the command that uses it.
  */
 final class RowSelection {
+  /** Longest line of a rows file: a row number and a comment fit many times over. */
+  static final int MAX_LINE_BYTES = 4096;
+
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
@@ -90,14 +100,58 @@ final class RowSelection {
     return drawn;
   }
 
+  /**
+   * Reads row numbers, one a line. Any file that reads as a stream will do, a pipe included ({@code
+   * --rows-file <(seq 0 99)}, {@code /dev/stdin}): it is read once, front to back, as {@code cat}
+   * would.
+   */
   private long[] readRowsFile(Path path) throws IOException {
+    if (Files.isDirectory(path)) {
+      throw usage(path + " is a directory, not a file of row numbers");
+    }
     long[] out = new long[64];
     int n = 0;
-    try (BufferedReader in = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+    // Strict UTF-8, line by line, so that a byte that is not UTF-8 is reported on its own line.
+    CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       int lineNo = 0;
-      for (String line; (line = in.readLine()) != null; ) {
+      boolean end = false;
+      while (!end) {
+        bytes.reset();
+        int c;
+        while ((c = in.read()) >= 0 && c != '\n') {
+          if (bytes.size() == MAX_LINE_BYTES) {
+            // A binary file may have no line breaks at all: do not read it into memory.
+            throw usage(
+                path
+                    + " line "
+                    + (lineNo + 1)
+                    + ": longer than "
+                    + MAX_LINE_BYTES
+                    + " bytes (a file of row numbers has one decimal number a line)");
+          }
+          bytes.write(c);
+        }
+        end = c < 0;
+        if (end && bytes.size() == 0) {
+          break;
+        }
         lineNo++;
-        String s = line.strip();
+        String s;
+        try {
+          s = utf8.decode(ByteBuffer.wrap(bytes.toByteArray())).toString().strip();
+        } catch (CharacterCodingException e) {
+          throw usage(
+              path
+                  + " line "
+                  + lineNo
+                  + ": not UTF-8 text (a file of row numbers has one decimal number a line)");
+        }
         if (s.isEmpty() || s.startsWith("#")) {
           continue;
         }
@@ -107,11 +161,26 @@ final class RowSelection {
         try {
           out[n++] = Long.parseLong(s);
         } catch (NumberFormatException e) {
-          throw usage(path + " line " + lineNo + ": '" + s + "' is not a row number");
+          throw usage(path + " line " + lineNo + ": " + shown(s) + " is not a row number");
         }
       }
     }
     return Arrays.copyOf(out, n);
+  }
+
+  /** A line for a message: quoted, control characters escaped, long ones cut. */
+  private static String shown(String line) {
+    StringBuilder b = new StringBuilder("'");
+    int limit = 40;
+    for (int i = 0; i < line.length() && i < limit; i++) {
+      char c = line.charAt(i);
+      if (Character.isISOControl(c)) {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.append(line.length() > limit ? "...'" : "'").toString();
   }
 
   private ParameterException usage(String message) {

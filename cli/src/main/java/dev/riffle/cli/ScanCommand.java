@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code riffle scan FILE|URI[@v] [--columns a,b] [--limit N] [--split NAME]}: all rows in order as
  * JSON lines, read page by page with every page's checksum verified. On a dataset: its live rows
- * (or a split's) in global row order.
+ * (or a split's) in global row order, read the same way, file by file.
  */
 @Command(
     name = "scan",
@@ -89,8 +89,11 @@ public final class ScanCommand implements Callable<Integer> {
         Dataset dataset = opened.dataset();
         opened.checkColumns(columns);
         DatasetView view = split == null ? dataset.all() : dataset.split(split);
-        DatasetView.Cursor cursor = view.scan(columns, batchRows);
-        print(remaining, opened.dictionariesFor(columns), cursor::next);
+        // Page by page with every page's checksum verified, as for a file; closed early (at the
+        // limit), it drops the pages read ahead.
+        try (DatasetView.Cursor cursor = view.scan(columns, batchRows)) {
+          print(remaining, opened.dictionariesFor(columns), cursor::next);
+        }
       }
     }
     return 0;

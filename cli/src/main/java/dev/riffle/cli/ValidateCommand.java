@@ -77,6 +77,9 @@ public final class ValidateCommand implements Callable<Integer> {
               + ":");
       report.problems().forEach(p -> out.println("  " + ErrorHandler.oneLine(p)));
     }
+    // Damage elsewhere in the dataset (another version's manifest): worth knowing, but this
+    // version is judged on its own.
+    report.notes().forEach(n -> out.println("note: " + ErrorHandler.oneLine(n)));
     if (!report.orphans().isEmpty()) {
       out.println(
           "note: "

@@ -3,8 +3,16 @@ package dev.riffle.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
@@ -82,5 +90,82 @@ class ConvertCommandTest {
             "export", "parquet", dir.resolve("ds").toString(), dir.resolve("a.parquet").toString());
     assertThat(r.exitCode()).isNotZero();
     assertThat(r.errLines()).hasSize(1);
+  }
+
+  /** Converts input that must fail: exit 1, one line naming the input, no dataset left. */
+  private String convertFails(String format, Path input) {
+    Path ds = dir.resolve("from-" + input.getFileName());
+    Cli.Result r = Cli.run("convert", format, input.toString(), ds.toString());
+    assertThat(r.exitCode()).as("exit code for %s", input).isEqualTo(1);
+    assertThat(r.errLines()).as("stderr for %s", input).hasSize(1);
+    assertThat(r.err()).startsWith("riffle: " + input + ": ").doesNotContain("internal error");
+    assertThat(ds).as("output of %s", input).doesNotExist();
+    return r.err();
+  }
+
+  /** Issue #15 item 8: truncated or damaged Arrow IPC inputs, in both formats. */
+  @Test
+  void truncatedOrDamagedArrowFailsNamingItAndLeavesNothing() throws IOException {
+    Path ds = dir.resolve("ds");
+    Cli.ok("generate", "scalars", ds.toString(), "--rows", "100000", "--seed", "5");
+    Path file = dir.resolve("all.arrow");
+    Path stream = dir.resolve("all.arrows");
+    Cli.ok("export", "arrow", ds.toString(), file.toString());
+    Cli.ok("export", "arrow", "--stream", ds.toString(), stream.toString());
+    byte[] fileBytes = Files.readAllBytes(file);
+    byte[] streamBytes = Files.readAllBytes(stream);
+
+    List<ArrowBlock> blocks;
+    try (RootAllocator a = new RootAllocator();
+        ArrowFileReader r =
+            new ArrowFileReader(new ByteArrayReadableSeekableByteChannel(fileBytes), a)) {
+      blocks = r.getRecordBlocks();
+    }
+    assertThat(blocks).hasSizeGreaterThan(2);
+
+    // The file cut where its third record batch starts: two whole batches, no footer.
+    int cut = (int) blocks.get(2).getOffset();
+    Path cutFile = dir.resolve("cut.arrow");
+    Files.write(cutFile, Arrays.copyOf(fileBytes, cut));
+    assertThat(convertFails("arrow", cutFile))
+        .contains("incomplete Arrow IPC file: it ends at offset " + cut + " without its footer");
+
+    // The stream without its end-of-stream marker: every batch there, the end not.
+    Path cutStream = dir.resolve("cut.arrows");
+    Files.write(cutStream, Arrays.copyOf(streamBytes, streamBytes.length - 8));
+    assertThat(convertFails("arrow", cutStream))
+        .contains(
+            "incomplete Arrow IPC stream: it ends at offset "
+                + (streamBytes.length - 8)
+                + " without its end-of-stream marker")
+        .contains("record batches (100000 rows) came before it");
+
+    // Cut in the middle of a batch.
+    int mid = (int) (blocks.get(1).getOffset() + blocks.get(2).getOffset()) / 2;
+    Path midStream = dir.resolve("mid.arrows");
+    Files.write(midStream, Arrays.copyOf(streamBytes, mid));
+    assertThat(convertFails("arrow", midStream)).contains("incomplete Arrow IPC stream");
+
+    // One byte of the second batch's metadata flipped: its row count.
+    ArrowBlock second = blocks.get(1);
+    ByteBuffer b = ByteBuffer.wrap(fileBytes).order(ByteOrder.LITTLE_ENDIAN);
+    int at = (int) second.getOffset();
+    while (b.getLong(at) != 32768) {
+      at++;
+    }
+    assertThat(at).isLessThan((int) (second.getOffset() + second.getMetadataLength()));
+    byte[] flipped = fileBytes.clone();
+    flipped[at + 2] ^= 0x10;
+    Path flip = dir.resolve("flip.arrow");
+    Files.write(flip, flipped);
+    assertThat(convertFails("arrow", flip))
+        .contains("damaged Arrow IPC file")
+        .contains("record batch 2 of " + blocks.size() + " at offset " + second.getOffset());
+
+    // The whole inputs still convert.
+    assertThat(Cli.ok("convert", "arrow", file.toString(), dir.resolve("f").toString()).out())
+        .startsWith("converted 100,000 rows");
+    assertThat(Cli.ok("convert", "arrow", stream.toString(), dir.resolve("s").toString()).out())
+        .startsWith("converted 100,000 rows");
   }
 }

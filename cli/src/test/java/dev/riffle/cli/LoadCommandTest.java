@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,6 +104,33 @@ class LoadCommandTest {
     Cli.Result r = Cli.run("load", ds, "--min-meff", "0.99", "--block", "64", "--memory-mb", "1");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("m_eff/m ≥ 0.99").contains("memory budget of 1048576 bytes");
+  }
+
+  /** Issue #15 item 9: a budget that cannot hold one fetch is refused, naming the smallest. */
+  @Test
+  void aMemoryBudgetBelowOneFetchIsRefusedWithTheSmallestThatWorks() throws Exception {
+    Cli.Result r = Cli.run("load", ds, "--fetch", "32", "--memory-mb", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).hasSize(1);
+    Matcher m =
+        Pattern.compile(
+                "riffle: --memory-mb 1 cannot hold one fetch \\(32 batches of 64 rows, about \\d+"
+                    + " bytes a row\\): the smallest budget that works is --memory-mb (\\d+), or"
+                    + " lower --fetch or --batch")
+            .matcher(r.err());
+    assertThat(m.find()).as(r.err()).isTrue();
+    long minimum = Long.parseLong(m.group(1));
+    assertThat(minimum).isGreaterThan(1);
+
+    // That budget works, and the loader held no more than it.
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok("load", ds, "--fetch", "32", "--memory-mb", "" + minimum, "--json").out());
+    assertThat(j.get("coverageExact").asBoolean()).isTrue();
+    assertThat(j.get("memoryBudgetBytes").asLong()).isEqualTo(minimum << 20);
+    assertThat(j.get("peakHeldBytes").asLong()).isPositive().isLessThanOrEqualTo(minimum << 20);
+    assertThat(Cli.run("load", ds, "--fetch", "32", "--memory-mb", "" + (minimum - 1)).exitCode())
+        .isEqualTo(2);
   }
 
   @Test

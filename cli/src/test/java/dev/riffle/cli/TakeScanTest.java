@@ -137,8 +137,7 @@ class TakeScanTest {
         .contains("list<fixed_size_list<float32 not null, 3> not null>")
         .contains("(total)");
     JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", path, "--json").out());
-    // Written with the default options: its list of atomic numbers (non-null integers) may hold
-    // LISTS sectors and packed records: every feature is format 1.0 (spec/CHANGES.md).
+    // Written with the default options: every file is format 1.4 (spec/CHANGES.md).
     assertThat(info.get("formatVersion").asText()).isEqualTo("1.4");
     List<String> fields = new ArrayList<>();
     info.get("schema").forEach(f -> fields.add(f.get("name").asText()));
@@ -199,5 +198,25 @@ class TakeScanTest {
     JsonNode category = info.get("columns").get(0).get("stats").get("category");
     assertThat(category.get("codesPresent").asInt()).isEqualTo(37);
     assertThat(category.has("min")).isFalse();
+  }
+
+  /** --records counts records by encoding: sparse rows (ids + random floats) pack, vectors not. */
+  @Test
+  void inspectRecordsSaysHowRecordsAreEncoded() throws Exception {
+    JsonNode sparse =
+        Json.MAPPER.readTree(
+            Cli.ok("inspect", file("sparse").toString(), "--records", "--json").out());
+    JsonNode group = sparse.get("columns").get(0);
+    assertThat(group.get("name").asText()).isEqualTo("indices+values");
+    assertThat(group.get("records").get("packed").get("count").asLong()).isEqualTo(200);
+    assertThat(sparse.get("recordRules").asText()).contains("packed");
+    JsonNode vectors =
+        Json.MAPPER.readTree(
+            Cli.ok("inspect", file("vectors").toString(), "--records", "--json").out());
+    JsonNode embedding = vectors.get("columns").get(0).get("records");
+    assertThat(embedding.get("plain").get("count").asLong()).isEqualTo(200);
+    assertThat(embedding.get("plain").get("bytes").asLong()).isEqualTo(200L * (768 * 4 + 4));
+    String text = Cli.ok("inspect", file("sparse").toString(), "--records").out();
+    assertThat(text).contains("indices+values  packed 200").contains("why: ");
   }
 }

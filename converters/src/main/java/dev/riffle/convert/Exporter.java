@@ -61,19 +61,20 @@ public final class Exporter {
               .withCompressionCodec(codec)
               .withDictionaryEncoding(true)
               .build()) {
-        DatasetView.Cursor c = dataset.all().scan(names(dataset), BATCH_ROWS);
-        while (true) {
-          VectorSchemaRoot b = c.next();
-          if (b == null) {
-            break;
-          }
-          try (VectorSchemaRoot batch = decoder.decode(b, allocator)) {
-            support.batch = batch;
-            for (int i = 0; i < batch.getRowCount(); i++) {
-              w.write(i);
+        try (DatasetView.Cursor c = dataset.all().scan(names(dataset), BATCH_ROWS)) {
+          while (true) {
+            VectorSchemaRoot b = c.next();
+            if (b == null) {
+              break;
             }
-            rows += batch.getRowCount();
-            progress.accept(batch.getRowCount());
+            try (VectorSchemaRoot batch = decoder.decode(b, allocator)) {
+              support.batch = batch;
+              for (int i = 0; i < batch.getRowCount(); i++) {
+                w.write(i);
+              }
+              rows += batch.getRowCount();
+              progress.accept(batch.getRowCount());
+            }
           }
         }
       }
@@ -101,20 +102,21 @@ public final class Exporter {
                   ? new ArrowFileWriter(target, null, Channels.newChannel(os))
                   : new ArrowStreamWriter(target, null, Channels.newChannel(os))) {
         w.start();
-        DatasetView.Cursor c = dataset.all().scan(names(dataset), BATCH_ROWS);
-        while (true) {
-          VectorSchemaRoot b = c.next();
-          if (b == null) {
-            break;
-          }
-          try (VectorSchemaRoot batch = decoder.decode(b, allocator)) {
-            for (int i = 0; i < batch.getFieldVectors().size(); i++) {
-              batch.getVector(i).makeTransferPair(target.getVector(i)).transfer();
+        try (DatasetView.Cursor c = dataset.all().scan(names(dataset), BATCH_ROWS)) {
+          while (true) {
+            VectorSchemaRoot b = c.next();
+            if (b == null) {
+              break;
             }
-            target.setRowCount(batch.getRowCount());
-            w.writeBatch();
-            rows += batch.getRowCount();
-            progress.accept(batch.getRowCount());
+            try (VectorSchemaRoot batch = decoder.decode(b, allocator)) {
+              for (int i = 0; i < batch.getFieldVectors().size(); i++) {
+                batch.getVector(i).makeTransferPair(target.getVector(i)).transfer();
+              }
+              target.setRowCount(batch.getRowCount());
+              w.writeBatch();
+              rows += batch.getRowCount();
+              progress.accept(batch.getRowCount());
+            }
           }
         }
         w.end();

@@ -1,12 +1,13 @@
 package dev.riffle.convert;
 
+import dev.riffle.format.io.TempFiles;
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
@@ -42,8 +43,9 @@ public final class OutputTarget implements AutoCloseable {
     this.path = path;
     this.conf = conf;
     String suffix = ".tmp-" + HexFormat.of().formatHex(RANDOM.generateSeed(6));
-    this.localTemp =
-        local == null ? null : local.resolveSibling("." + local.getFileName() + suffix);
+    // Locally, a name that says which process writes it, so that what a killed export leaves is
+    // found and removed (TempFiles); remote stores show nothing until the upload completes.
+    this.localTemp = local == null ? null : TempFiles.newPath(local);
     this.temp =
         path == null
             ? null
@@ -56,6 +58,7 @@ public final class OutputTarget implements AutoCloseable {
    */
   public static OutputTarget open(String uri, Map<String, String> hadoopOverrides)
       throws IOException {
+    Schemes.check(uri);
     if (SCHEME.matcher(uri).find() && !uri.startsWith("file:")) {
       Configuration conf = HadoopStorage.fromEnvironment();
       hadoopOverrides.forEach(conf::set);
@@ -95,7 +98,7 @@ public final class OutputTarget implements AutoCloseable {
   long commit() throws IOException {
     long length;
     if (local != null) {
-      Files.move(localTemp, local, StandardCopyOption.ATOMIC_MOVE);
+      TempFiles.publish(localTemp, local);
       length = Files.size(local);
     } else {
       if (!fs.rename(temp, path)) {
@@ -114,7 +117,7 @@ public final class OutputTarget implements AutoCloseable {
       return;
     }
     if (local != null) {
-      Files.deleteIfExists(localTemp);
+      TempFiles.discard(localTemp);
     } else {
       fs.delete(temp, false);
     }

@@ -1,7 +1,9 @@
 package dev.riffle.convert;
 
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -39,6 +41,7 @@ public final class SourceFiles {
     List<SourceFile> out = new ArrayList<>();
     Configuration conf = null;
     for (String spec : specs) {
+      Schemes.check(spec);
       List<SourceFile> found;
       if (SCHEME.matcher(spec).find() && !spec.startsWith("file:")) {
         if (conf == null) {
@@ -97,6 +100,10 @@ public final class SourceFiles {
         }
       } else if (Files.isRegularFile(p)) {
         paths.add(p);
+      } else if (Files.exists(p)) {
+        // A named pipe would block the reader until something writes to it.
+        throw new FileSystemException(
+            spec, null, "not a regular file (a named pipe, a device or a socket) to convert");
       } else {
         throw new NoSuchFileException(spec);
       }

@@ -1,6 +1,7 @@
 package dev.riffle.dataset;
 
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.RowCopy;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ final class CrossFileTake implements AutoCloseable {
         }
         // In output order: variable-width and list vectors must be filled front to back.
         for (int k = 0; k < n; k++) {
-          target.copyFromSafe(rowOf[k], k, sources[partOf[k]]);
+          RowCopy.copy(sources[partOf[k]], rowOf[k], target, k);
         }
       }
       out.setRowCount(n);

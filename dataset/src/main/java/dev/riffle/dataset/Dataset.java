@@ -196,7 +196,8 @@ public final class Dataset implements AutoCloseable {
   public DatasetView view(Roaring64Bitmap rows) {
     Roaring64Bitmap r = rows.clone();
     r.andNot(deletions);
-    if (!r.isEmpty() && (r.first() < 0 || r.last() >= totalRows())) {
+    // Unsigned, as the bitmap orders ids: an id of 2^63 or more is its largest.
+    if (!r.isEmpty() && Long.compareUnsigned(r.last(), totalRows()) >= 0) {
       throw new IllegalArgumentException("subset names rows outside [0, " + totalRows() + ")");
     }
     return new DatasetView(this, r, "subset");
@@ -250,9 +251,15 @@ public final class Dataset implements AutoCloseable {
         throw new IllegalArgumentException("row " + r + " is deleted in version " + version());
       }
     }
-    CrossFileTake.Remap remap =
-        hasDictionary(names) ? (part, file) -> union().remap(part, file) : null;
-    return takes.take(router.route(rows), names, remap);
+    return takes.take(router.route(rows), names, remapFor(names));
+  }
+
+  /**
+   * What rewrites a part read from one file into the dataset's dictionary codes, or null if none of
+   * the fields is categorical.
+   */
+  CrossFileTake.Remap remapFor(List<String> names) {
+    return hasDictionary(names) ? (part, file) -> union().remap(part, file) : null;
   }
 
   private boolean hasDictionary(List<String> names) {

@@ -33,6 +33,8 @@ public final class DatasetValidator {
    * @param version the version checked
    * @param problems everything wrong with it (empty if it is intact)
    * @param orphans data files no version references (not a problem of this version)
+   * @param notes what was found wrong elsewhere in the dataset (another version's unreadable
+   *     manifest, which also leaves the orphans unknown), not a problem of this version
    * @param filesChecked data files checked
    * @param bytesChecked bytes hashed
    */
@@ -40,6 +42,7 @@ public final class DatasetValidator {
       long version,
       List<String> problems,
       List<String> orphans,
+      List<String> notes,
       int filesChecked,
       long bytesChecked) {
     public boolean ok() {
@@ -61,7 +64,8 @@ public final class DatasetValidator {
       m = Dataset.readManifest(storage, version);
     } catch (CorruptFileException | NoSuchFileException e) {
       problems.add(e.getMessage());
-      return new Report(version, problems, orphans(storage, problems), 0, 0);
+      List<String> notes = new ArrayList<>();
+      return new Report(version, problems, orphans(storage, notes), notes, 0, 0);
     }
     long hashed = 0;
     int checked = 0;
@@ -89,7 +93,11 @@ public final class DatasetValidator {
         deepCheck(storage, f, m, allocator, problems, name);
       }
     }
-    return new Report(version, problems, orphans(storage, problems), checked, hashed);
+    // Another version's damaged manifest says nothing about this one: it is a note, so that a
+    // healthy version still validates (the orphans are then unknown, and gc refuses to run).
+    List<String> notes = new ArrayList<>();
+    List<String> orphans = orphans(storage, notes);
+    return new Report(version, problems, orphans, notes, checked, hashed);
   }
 
   private static void deepCheck(
@@ -101,6 +109,7 @@ public final class DatasetValidator {
       String name) {
     try (RandomAccessSource source = storage.open(f.path());
         FileReader reader = FileReader.open(source, false, allocator)) {
+      f.checkIdentity(reader, m.version());
       if (reader.rowCount() != f.rowCount()) {
         problems.add(name + ": " + reader.rowCount() + " rows, the manifest says " + f.rowCount());
         return;
@@ -148,10 +157,35 @@ public final class DatasetValidator {
   }
 
   /**
-   * Data files that no version references. If some manifest cannot be read the answer would be
-   * unsafe to act on, so none are reported (and a problem says why).
+   * Data files that no version references: names under {@code data/} that match the data file
+   * naming scheme (FORMAT.md §11.1; anything else there is left alone). If some manifest cannot be
+   * read the answer would be unsafe to act on, so none are reported (and a problem says why).
    */
   public static List<String> orphans(Storage storage, List<String> problems) throws IOException {
+    return orphans(storage, problems, () -> {});
+  }
+
+  /** A step that may fail with an {@link IOException}. */
+  @FunctionalInterface
+  public interface Step {
+    void run() throws IOException;
+  }
+
+  /**
+   * As {@link #orphans(Storage, List)}, running {@code afterListing} between listing {@code data/}
+   * and reading the manifests (gc checks writers' leases there).
+   */
+  public static List<String> orphans(Storage storage, List<String> problems, Step afterListing)
+      throws IOException {
+    // List before reading the manifests: a file published in between is then seen as referenced,
+    // never as an orphan. Names that are not data file names are not Riffle's (a README).
+    List<String> names = new ArrayList<>();
+    for (String name : storage.list(DatasetLayout.DATA_DIR)) {
+      if (DatasetLayout.isDataFileName(name)) {
+        names.add(name);
+      }
+    }
+    afterListing.run();
     Set<String> referenced = new HashSet<>();
     for (long v : Dataset.versions(storage)) {
       try {
@@ -164,7 +198,7 @@ public final class DatasetValidator {
       }
     }
     List<String> orphans = new ArrayList<>();
-    for (String name : storage.list(DatasetLayout.DATA_DIR)) {
+    for (String name : names) {
       String path = DatasetLayout.DATA_DIR + "/" + name;
       if (!referenced.contains(path)) {
         orphans.add(path);

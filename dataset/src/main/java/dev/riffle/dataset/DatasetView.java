@@ -3,7 +3,6 @@ package dev.riffle.dataset;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.roaringbitmap.longlong.LongIterator;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
@@ -58,37 +57,42 @@ public final class DatasetView {
     return dataset.take(global, fields);
   }
 
-  /** Sequential batches of the view's rows, in global order. */
+  /**
+   * Sequential batches of the view's rows, in global order, read through each file's sequential
+   * page path: every page read whole, once (with read-ahead), and its checksum verified before any
+   * of its rows is returned, as a scan of a single file does ({@link ViewScan}). Batches hold 1 to
+   * {@code batchRows} rows, never rows of two files.
+   *
+   * @param fields top-level field names, or null for all
+   * @throws IllegalArgumentException for an unknown field
+   */
   public Cursor scan(List<String> fields, int batchRows) {
     if (batchRows < 1) {
       throw new IllegalArgumentException("batch rows must be at least 1");
     }
-    dataset.resolve(fields);
-    return new Cursor(fields, batchRows);
+    return new Cursor(new ViewScan(dataset, rows, dataset.resolve(fields), batchRows));
   }
 
-  /** Iterates a view in batches; ascending runs of rows are read with coalesced reads. */
-  public final class Cursor {
-    private final List<String> fields;
-    private final int batchRows;
-    private final LongIterator it = rows.getLongIterator();
+  /**
+   * Iterates a view in batches. Reaching the end releases what it holds; {@link #close()} does so
+   * earlier (pages read ahead).
+   */
+  public static final class Cursor implements AutoCloseable {
+    private final ViewScan scan;
 
-    Cursor(List<String> fields, int batchRows) {
-      this.fields = fields;
-      this.batchRows = batchRows;
+    Cursor(ViewScan scan) {
+      this.scan = scan;
     }
 
     /** The next batch (closed by the caller), or null at the end. */
     public VectorSchemaRoot next() throws IOException {
-      if (!it.hasNext()) {
-        return null;
-      }
-      long[] ids = new long[(int) Math.min(batchRows, rowCount())];
-      int n = 0;
-      while (n < ids.length && it.hasNext()) {
-        ids[n++] = it.next();
-      }
-      return dataset.take(n == ids.length ? ids : java.util.Arrays.copyOf(ids, n), fields);
+      return scan.next();
+    }
+
+    /** Stops the scan: pages read ahead are dropped; {@link #next()} must not be called again. */
+    @Override
+    public void close() {
+      scan.close();
     }
   }
 }

@@ -11,8 +11,9 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The data files of one dataset version, each opened on first use and checked against the manifest
- * (length, row count, schema) before anyone reads it, so that a file replaced or cut short behind
- * the manifest's back is reported, not read. Thread-safe.
+ * (length, footer CRC, row count, schema) before anyone reads it, so that a file replaced, swapped
+ * with another or cut short behind the manifest's back is reported, not read. The checks read
+ * metadata only, mostly what opening the file reads anyway. Thread-safe.
  */
 final class FileCatalog implements AutoCloseable {
   private final Storage storage;
@@ -78,6 +79,8 @@ final class FileCatalog implements AutoCloseable {
                 + f.byteLength());
       }
       r = FileReader.open(source, true, allocator, stats);
+      // First, so that a swapped file is reported as such rather than by a symptom.
+      f.checkIdentity(r, manifest.version());
       if (r.rowCount() != f.rowCount()) {
         throw new CorruptFileException(
             source.name(),

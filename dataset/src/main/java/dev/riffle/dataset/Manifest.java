@@ -1,6 +1,9 @@
 package dev.riffle.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.riffle.format.CorruptFileException;
+import dev.riffle.format.FooterLayout;
+import dev.riffle.format.read.FileReader;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,9 +60,60 @@ public record Manifest(
    * @param sha256 lower-case hex SHA-256 of its bytes
    * @param rowCount its rows
    * @param firstRow the global id of its first row (the sum of the rows of the files before it)
+   * @param footerCrc32c the file's footer CRC32C (footer bytes 52–55) as 8 lower-case hex digits,
+   *     which tells it from the dataset's other files without reading its pages (the writer records
+   *     each file's name in its schema metadata, so no two footers are alike); null in manifests
+   *     written before the field existed (the file's identity is then not checked)
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record DataFile(
-      String path, long byteLength, String sha256, long rowCount, long firstRow) {}
+      String path,
+      long byteLength,
+      String sha256,
+      long rowCount,
+      long firstRow,
+      String footerCrc32c) {
+
+    /** The same file at another global first row (files keep their identity across versions). */
+    public DataFile withFirstRow(long first) {
+      return new DataFile(path, byteLength, sha256, rowCount, first, footerCrc32c);
+    }
+
+    /** A CRC32C as manifests write it: 8 lower-case hex digits. */
+    public static String crcHex(int crc) {
+      return String.format(Locale.ROOT, "%08x", crc);
+    }
+
+    /**
+     * Checks that a file opened for this entry is the file the manifest names: its footer CRC32C,
+     * read when it opened, equals the recorded one. A file swapped with another of equal length and
+     * row count, or replaced by another, is told apart this way at no cost. Does nothing if the
+     * manifest recorded no footer CRC.
+     *
+     * @param version the version whose manifest this entry is from, for the message
+     * @throws CorruptFileException if the CRCs differ, naming the file, the offset of its footer
+     *     CRC and both values
+     */
+    public void checkIdentity(FileReader file, long version) throws CorruptFileException {
+      if (footerCrc32c == null) {
+        return;
+      }
+      String actual = crcHex(file.footerCrc32c());
+      if (!footerCrc32c.equals(actual)) {
+        throw new CorruptFileException(
+            file.name(),
+            file.byteLength() - FooterLayout.FOOTER_BYTES + FooterLayout.FOOTER_CRC,
+            path
+                + " is not the file version "
+                + version
+                + " names (footer CRC 0x"
+                + actual
+                + ", manifest says 0x"
+                + footerCrc32c
+                + "): files were swapped or replaced");
+      }
+    }
+  }
 
   /**
    * What produced the data.

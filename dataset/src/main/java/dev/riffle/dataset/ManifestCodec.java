@@ -36,6 +36,7 @@ public final class ManifestCodec {
               + "/[A-Za-z0-9][A-Za-z0-9._-]*"
               + Pattern.quote(DatasetLayout.DATA_SUFFIX));
   static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+  static final Pattern CRC32C = Pattern.compile("[0-9a-f]{8}");
 
   /** The manifest as UTF-8 JSON bytes (deterministic: fixed field order, sorted maps). */
   public static byte[] write(Manifest m) {
@@ -98,6 +99,7 @@ public final class ManifestCodec {
     }
     schemaOf(m, resource);
     long next = 0;
+    long bytes = 0;
     java.util.Set<String> paths = new java.util.HashSet<>();
     for (Manifest.DataFile f : m.files()) {
       if (f == null || f.path() == null || !DATA_PATH.matcher(f.path()).matches()) {
@@ -109,17 +111,36 @@ public final class ManifestCodec {
       if (f.sha256() == null || !SHA256.matcher(f.sha256()).matches()) {
         throw bad(resource, "data file " + f.path() + " has no valid sha256");
       }
-      if (f.byteLength() < 0 || f.rowCount() < 0 || f.firstRow() != next) {
+      // Optional: manifests written before it existed lack it, and their files open unchecked.
+      if (f.footerCrc32c() != null && !CRC32C.matcher(f.footerCrc32c()).matches()) {
         throw bad(
             resource,
             "data file "
                 + f.path()
-                + " has a bad length, row count or first row"
-                + " (expected first row "
-                + next
-                + ")");
+                + " has footerCrc32c '"
+                + f.footerCrc32c()
+                + "', not 8 lower-case hex digits");
       }
-      next = Math.addExact(next, f.rowCount());
+      if (f.byteLength() < 0) {
+        throw bad(
+            resource, "data file " + f.path() + " has a negative byteLength " + f.byteLength());
+      }
+      if (f.rowCount() < 0) {
+        throw bad(resource, "data file " + f.path() + " has a negative rowCount " + f.rowCount());
+      }
+      if (f.firstRow() != next) {
+        throw bad(
+            resource,
+            "data file "
+                + f.path()
+                + " has firstRow "
+                + f.firstRow()
+                + ", but the rowCounts before it add up to "
+                + next);
+      }
+      // Global row ids and sizes are longs everywhere: a total past 2^63 - 1 cannot be read.
+      next = total(next, f.rowCount(), f, "rowCount", resource);
+      bytes = total(bytes, f.byteLength(), f, "byteLength", resource);
     }
     for (Map.Entry<String, String> s : m.splits().entrySet()) {
       if (s.getKey() == null || s.getKey().isEmpty() || s.getValue() == null) {
@@ -136,10 +157,39 @@ public final class ManifestCodec {
     }
   }
 
+  private static long total(
+      long sum, long value, Manifest.DataFile f, String field, String resource)
+      throws CorruptFileException {
+    try {
+      return Math.addExact(sum, value);
+    } catch (ArithmeticException e) {
+      throw bad(
+          resource,
+          "data file "
+              + f.path()
+              + " has "
+              + field
+              + " "
+              + value
+              + ": the total of the files' "
+              + field
+              + "s passes 2^63 - 1");
+    }
+  }
+
   private static void checkRows(Roaring64Bitmap rows, long total, String resource, String what)
       throws CorruptFileException {
-    if (!rows.isEmpty() && (rows.first() < 0 || rows.last() >= total)) {
-      throw bad(resource, what + " names rows outside [0, " + total + ")");
+    // Roaring64Bitmap orders ids as unsigned: last() is the largest unsigned id, so an id of 2^63
+    // or more is negative as a long and would pass a signed comparison.
+    if (!rows.isEmpty() && Long.compareUnsigned(rows.last(), total) >= 0) {
+      throw bad(
+          resource,
+          what
+              + " names row "
+              + Long.toUnsignedString(rows.last())
+              + ", outside [0, "
+              + total
+              + ")");
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.riffle.dataset;
 
+import dev.riffle.format.read.RowSelection;
+import dev.riffle.format.read.ScanCursor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -7,6 +9,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Base64;
+import org.roaringbitmap.longlong.PeekableLongIterator;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
@@ -53,6 +56,42 @@ public final class RowSets {
       throw new IOException("row set does not decode: " + e, e);
     }
     return rows;
+  }
+
+  /** Rows of {@code rows} before {@code row} (an id below 2^63, as manifests hold them). */
+  public static long rankBefore(Roaring64Bitmap rows, long row) {
+    return row == 0 ? 0 : rows.rankLong(row - 1);
+  }
+
+  /**
+   * The rows of one file in a set of global row ids, as a scan's selection ({@link
+   * ScanCursor#select}): the file's row {@code r} is selected if {@code firstRow + r} is in {@code
+   * rows}. It follows the scan forward with one iterator, so that each call costs about as much as
+   * the rows it steps over; it serves one scan.
+   *
+   * @param firstRow the global id of the file's first row
+   */
+  public static RowSelection selection(Roaring64Bitmap rows, long firstRow) {
+    PeekableLongIterator it = rows.getLongIteratorFrom(firstRow);
+    return new RowSelection() {
+      @Override
+      public long next(long row, long end) {
+        it.advanceIfNeeded(firstRow + row);
+        return it.hasNext() ? Math.min(it.peekNext() - firstRow, end) : end;
+      }
+
+      @Override
+      public long runEnd(long row, long end) {
+        it.advanceIfNeeded(firstRow + row);
+        long at = firstRow + row;
+        long to = firstRow + end;
+        while (at < to && it.hasNext() && it.peekNext() == at) {
+          it.next();
+          at++;
+        }
+        return at - firstRow;
+      }
+    };
   }
 
   /** The rows {@code [0, n)}. */

@@ -2,6 +2,7 @@ package dev.riffle.hadoop;
 
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.io.DurableFiles;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.File;
 import java.io.FileNotFoundException;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.util.functional.FutureIO;
 
 /**
@@ -284,9 +287,40 @@ public final class HadoopStorage implements Storage {
         p.toString(), openStream(p, st, "random"), st.getLen(), !local, coalescing);
   }
 
+  /**
+   * Opens the object for writing. Where the stream can {@code hsync} (local files, HDFS), {@code
+   * close()} does so first, and on {@code file:} also syncs the directory, so that the object is
+   * durable once closed; on S3 the object exists only once the upload completes at close.
+   */
   @Override
   public OutputStream create(String path) throws IOException {
-    return ops.create(resolve(path), true);
+    Path p = resolve(path);
+    FSDataOutputStream stream = ops.create(p, true);
+    File dir = local ? new File(p.getParent().toUri()) : null;
+    return new java.io.FilterOutputStream(stream) {
+      private boolean closed;
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        try (FSDataOutputStream o = stream) {
+          if (o.hasCapability(StreamCapabilities.HSYNC)) {
+            o.hsync();
+          }
+        }
+        if (dir != null) {
+          DurableFiles.syncDirectory(dir.toPath());
+        }
+      }
+    };
   }
 
   @Override
@@ -307,6 +341,19 @@ public final class HadoopStorage implements Storage {
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw alreadyExists(p, e);
       }
+    }
+  }
+
+  /**
+   * On {@code file:} as {@link LocalStorage#replace} (a synced temporary file renamed into place);
+   * elsewhere a single create with overwrite, whole on object stores (the object appears at close).
+   */
+  @Override
+  public void replace(String path, byte[] content) throws IOException {
+    if (local) {
+      localStorage.replace(path, content);
+    } else {
+      Storage.super.replace(path, content);
     }
   }
 
@@ -376,6 +423,11 @@ public final class HadoopStorage implements Storage {
   @Override
   public long length(String path) throws IOException {
     return fileStatus(resolve(path)).getLen();
+  }
+
+  @Override
+  public Instant lastModified(String path) throws IOException {
+    return Instant.ofEpochMilli(fileStatus(resolve(path)).getModificationTime());
   }
 
   @Override

@@ -57,6 +57,27 @@ abstract class AbstractStorageContractTest {
     }
   }
 
+  /**
+   * Leases are rewritten with replace, and gc reads their age and data files' from lastModified.
+   */
+  @Test
+  void replaceWritesWholeObjectsAndLastModifiedIsTheWriteTime() throws Exception {
+    // The store's clock may differ from this one a little (S3); the grace periods are far longer.
+    java.time.Instant before = java.time.Instant.now().minusSeconds(120);
+    storage.replace("ds/_leases/a.lease", "one".getBytes(StandardCharsets.UTF_8));
+    assertThat(storage.readAll("ds/_leases/a.lease")).asString().isEqualTo("one");
+    storage.replace("ds/_leases/a.lease", "two, longer".getBytes(StandardCharsets.UTF_8));
+    assertThat(storage.readAll("ds/_leases/a.lease")).asString().isEqualTo("two, longer");
+    assertThat(storage.list("ds/_leases")).as("no temporary file left").containsExactly("a.lease");
+    assertThat(storage.lastModified("ds/_leases/a.lease"))
+        .isBetween(before, java.time.Instant.now().plusSeconds(120));
+    write("ds/data/x.riffle", new byte[] {1});
+    assertThat(storage.lastModified("ds/data/x.riffle"))
+        .isBetween(before, java.time.Instant.now().plusSeconds(120));
+    assertThatThrownBy(() -> storage.lastModified("ds/data/nope.riffle"))
+        .isInstanceOf(NoSuchFileException.class);
+  }
+
   @Test
   void createReadListDeleteRoundTrip() throws Exception {
     byte[] data = randomBytes(1, 100_000);

@@ -1,5 +1,6 @@
 package dev.riffle.spark;
 
+import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.RowSets;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
@@ -21,12 +22,13 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.roaringbitmap.longlong.LongIterator;
+import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
- * Reads one partition as Arrow-backed columnar batches. A partition that is a whole file with every
- * row live is scanned (whole pages, checksummed, read ahead); a row range or a subset is read by
- * takes of up to {@code batchRows} rows. Each batch stays valid until the next call to {@link
- * #next()}, when its memory is freed.
+ * Reads one partition as Arrow-backed columnar batches: its row range of one file is scanned (whole
+ * pages, checksummed, read ahead, as a scan of the file), and rows the partition leaves out
+ * (deleted, or outside a split) are not decoded. A count-only read reads no column. Each batch
+ * stays valid until the next call to {@link #next()}, when its memory is freed.
  */
 final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private final RiffleReaderFactory factory;
@@ -36,7 +38,10 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private FileReader reader;
   private ScanCursor cursor;
   private LongIterator subset;
+
+  /** The next file row to count, for count-only reads. */
   private long nextRow;
+
   private VectorSchemaRoot root;
   private ColumnarBatch batch;
   private java.util.List<FieldVector> empties;
@@ -79,6 +84,15 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       source.close();
       throw e;
     }
+    // A file swapped with another of the same length is told apart by its footer CRC.
+    new Manifest.DataFile(
+            partition.path(),
+            partition.byteLength(),
+            null,
+            partition.rowCount(),
+            partition.firstRow(),
+            partition.footerCrc32c())
+        .checkIdentity(reader, partition.version());
     if (reader.rowCount() != partition.rowCount()) {
       throw new CorruptFileException(
           name,
@@ -89,12 +103,26 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     if (!reader.arrowSchema().getFields().equals(expected.getFields())) {
       throw new CorruptFileException(name, 0, "schema differs from the manifest's");
     }
-    if (partition.rows() != null) {
-      subset = RowSets.decode(partition.rows()).getLongIterator();
-    } else if (partition.start() == 0
-        && partition.end() == partition.rowCount()
-        && !factory.fields().isEmpty()) {
-      cursor = reader.scan(factory.fields(), factory.batchRows());
+    Roaring64Bitmap rows = partition.rows() == null ? null : RowSets.decode(partition.rows());
+    if (factory.fields().isEmpty()) {
+      if (rows != null) {
+        subset = rows.getLongIterator();
+      }
+      return;
+    }
+    // Whole pages, checksummed and read ahead, as a scan of the file; a partition that leaves rows
+    // out scans from its first to its last row and decodes only its own.
+    long start = partition.start();
+    long end = partition.end();
+    if (rows != null && !rows.isEmpty()) {
+      start = rows.first() - partition.firstRow();
+      end = rows.last() - partition.firstRow() + 1;
+    } else if (rows != null) {
+      end = start;
+    }
+    cursor = reader.scan(factory.fields(), factory.batchRows(), start, end);
+    if (rows != null) {
+      cursor.select(RowSets.selection(rows, partition.firstRow()));
     }
   }
 
@@ -115,12 +143,7 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       batch = new ColumnarBatch(new ColumnVector[0], n);
       return true;
     }
-    if (cursor != null) {
-      root = cursor.next();
-    } else {
-      long[] rows = nextRows();
-      root = rows.length == 0 ? null : reader.take(rows, factory.fields());
-    }
+    root = cursor.next();
     if (root == null) {
       return false;
     }
@@ -170,26 +193,6 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     if (subset == null) {
       nextRow += n;
     }
-  }
-
-  /** The next up to batchRows file rows to take, ascending. */
-  private long[] nextRows() {
-    long[] rows;
-    if (subset == null) {
-      int n = (int) Math.min(factory.batchRows(), partition.end() - nextRow);
-      rows = new long[n];
-      for (int i = 0; i < n; i++) {
-        rows[i] = nextRow + i;
-      }
-      nextRow += n;
-      return rows;
-    }
-    rows = new long[factory.batchRows()];
-    int n = 0;
-    while (n < rows.length && subset.hasNext()) {
-      rows[n++] = subset.next() - partition.firstRow();
-    }
-    return n == rows.length ? rows : java.util.Arrays.copyOf(rows, n);
   }
 
   @Override

@@ -9,6 +9,9 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * @param path the file, relative to the dataset root
  * @param byteLength its length, as the manifest says (checked when opened)
  * @param rowCount its rows, as the manifest says (checked when opened)
+ * @param footerCrc32c its footer CRC, as the manifest says (checked when opened), or null if the
+ *     manifest does not record it
+ * @param version the dataset version read, for messages
  * @param firstRow the global id of its first row
  * @param start first row of the partition, within the file
  * @param end end (exclusive) of the partition, within the file
@@ -16,5 +19,13 @@ import org.apache.spark.sql.connector.read.InputPartition;
  *     [start, end)}
  */
 record FilePartition(
-    String path, long byteLength, long rowCount, long firstRow, long start, long end, String rows)
+    String path,
+    long byteLength,
+    long rowCount,
+    String footerCrc32c,
+    long version,
+    long firstRow,
+    long start,
+    long end,
+    String rows)
     implements InputPartition {}

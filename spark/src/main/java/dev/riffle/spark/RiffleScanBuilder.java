@@ -129,7 +129,17 @@ final class RiffleScanBuilder
           }
           rows = live == end - start ? null : RowSets.encode(part);
         }
-        out.add(new FilePartition(f.path(), f.byteLength(), n, f.firstRow(), start, end, rows));
+        out.add(
+            new FilePartition(
+                f.path(),
+                f.byteLength(),
+                n,
+                f.footerCrc32c(),
+                snapshot.manifest().version(),
+                f.firstRow(),
+                start,
+                end,
+                rows));
       }
     }
     return out.toArray(new InputPartition[0]);

@@ -6,6 +6,7 @@ import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetCommit;
+import dev.riffle.dataset.write.WriterLease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -48,6 +49,15 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
   private final String namePrefix;
 
   private volatile boolean published;
+
+  /**
+   * The job's lease on the location, from the start of the tasks until the commit or abort: it
+   * protects every file named with {@link #namePrefix} from {@code riffle gc}, also between a task
+   * handing its files over and the commit. Null before the tasks start.
+   */
+  private Storage leaseStorage;
+
+  private WriterLease lease;
 
   RiffleWriteBuilder(RiffleOptions options, StructType sparkSchema, String queryId) {
     this.options = options;
@@ -94,6 +104,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    takeLease();
     return new TaskWriterFactory(
         options,
         TaskStorage.of(options.location(), hadoopConf),
@@ -108,8 +119,50 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     return true;
   }
 
+  private synchronized void takeLease() {
+    if (lease != null) {
+      return;
+    }
+    Storage storage = Storages.open(options.location(), hadoopConf);
+    try {
+      WriterLease l = WriterLease.acquire(storage, "spark " + description());
+      l.addPrefix(namePrefix);
+      leaseStorage = storage;
+      lease = l;
+    } catch (IOException e) {
+      closeQuietly(storage);
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  /** Ends the job's lease: after the manifest is published, or after the files are deleted. */
+  private synchronized void releaseLease() {
+    if (lease != null) {
+      lease.close();
+      lease = null;
+      closeQuietly(leaseStorage);
+      leaseStorage = null;
+    }
+  }
+
+  private static void closeQuietly(Storage storage) {
+    try {
+      storage.close();
+    } catch (IOException e) {
+      // Nothing was written through it but the lease, which is gone or goes stale.
+    }
+  }
+
   @Override
   public void commit(WriterCommitMessage[] messages) {
+    try {
+      commitFiles(messages);
+    } finally {
+      releaseLease();
+    }
+  }
+
+  private void commitFiles(WriterCommitMessage[] messages) {
     List<TaskFiles> tasks = new ArrayList<>();
     for (WriterCommitMessage m : messages) {
       tasks.add((TaskFiles) Objects.requireNonNull(m, "a task sent no commit message"));
@@ -118,6 +171,9 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     List<Manifest.DataFile> files = new ArrayList<>();
     tasks.forEach(t -> files.addAll(t.dataFiles()));
     try (Storage storage = Storages.open(options.location(), hadoopConf)) {
+      if (lease != null) {
+        lease.check();
+      }
       DatasetCommit.publish(
           storage, options.commit(), arrowSchema, null, options.datasetOptions(), files);
       published = true;
@@ -128,6 +184,14 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
 
   @Override
   public void abort(WriterCommitMessage[] messages) {
+    try {
+      abortFiles(messages);
+    } finally {
+      releaseLease();
+    }
+  }
+
+  private void abortFiles(WriterCommitMessage[] messages) {
     if (published) {
       return;
     }
@@ -139,7 +203,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
       List<Manifest.DataFile> late = new ArrayList<>();
       for (String name : storage.list(DatasetLayout.DATA_DIR)) {
         if (name.startsWith(namePrefix)) {
-          late.add(new Manifest.DataFile(DatasetLayout.DATA_DIR + "/" + name, 0, null, 0, 0));
+          late.add(new Manifest.DataFile(DatasetLayout.DATA_DIR + "/" + name, 0, null, 0, 0, null));
         }
       }
       DatasetCommit.discard(storage, late);

@@ -15,13 +15,13 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 record TaskFiles(int partitionId, List<FileInfo> files) implements WriterCommitMessage {
 
   /** A written data file (a serializable {@link Manifest.DataFile} without its global row). */
-  record FileInfo(String path, long byteLength, String sha256, long rowCount)
+  record FileInfo(String path, long byteLength, String sha256, long rowCount, String footerCrc32c)
       implements Serializable {}
 
   static TaskFiles of(int partitionId, List<Manifest.DataFile> files) {
     List<FileInfo> out = new ArrayList<>();
     for (Manifest.DataFile f : files) {
-      out.add(new FileInfo(f.path(), f.byteLength(), f.sha256(), f.rowCount()));
+      out.add(new FileInfo(f.path(), f.byteLength(), f.sha256(), f.rowCount(), f.footerCrc32c()));
     }
     return new TaskFiles(partitionId, out);
   }
@@ -29,7 +29,9 @@ record TaskFiles(int partitionId, List<FileInfo> files) implements WriterCommitM
   List<Manifest.DataFile> dataFiles() {
     List<Manifest.DataFile> out = new ArrayList<>();
     for (FileInfo f : files) {
-      out.add(new Manifest.DataFile(f.path(), f.byteLength(), f.sha256(), f.rowCount(), 0));
+      out.add(
+          new Manifest.DataFile(
+              f.path(), f.byteLength(), f.sha256(), f.rowCount(), 0, f.footerCrc32c()));
     }
     return out;
   }

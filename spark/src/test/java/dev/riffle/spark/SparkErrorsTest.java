@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
+import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
 import java.nio.file.Files;
@@ -142,7 +143,7 @@ class SparkErrorsTest {
     byte[] b = Files.readAllBytes(files.get(0));
     b[b.length / 3] ^= 0x55;
     Files.write(files.get(0), b);
-    // Whole-file scans and row-range takes both verify checksums.
+    // Whole-file and row-range partitions are both scans of whole, checksummed pages.
     assertThatThrownBy(() -> read(ds).collectAsList())
         .hasMessageContaining(files.get(0) + " at offset ")
         .hasMessageContaining("checksum");
@@ -168,6 +169,51 @@ class SparkErrorsTest {
                 + "/data/"
                 + files.get(1).getFileName()
                 + ": a data file the dataset's manifest names is missing");
+  }
+
+  @Test
+  void swappedDataFilesAreRefusedNamingTheFile() throws Exception {
+    // Two files of equal length and row count: the same shape of rows, written twice.
+    Path ds = dir.resolve("swap");
+    for (int part = 0; part < 2; part++) {
+      spark
+          .range(part * 500L, part * 500L + 500)
+          .coalesce(1)
+          .selectExpr("id", "repeat('x', 20) as s")
+          .write()
+          .format("riffle")
+          .mode(part == 0 ? "error" : "append")
+          .option("zstdLevel", 0)
+          .save(ds.toString());
+    }
+    Manifest m;
+    try (Storage s = new LocalStorage(ds)) {
+      m = Dataset.readManifest(s, 2);
+    }
+    assertThat(m.files()).hasSize(2).allMatch(f -> f.footerCrc32c() != null);
+    Path a = ds.resolve(m.files().get(0).path());
+    Path b = ds.resolve(m.files().get(1).path());
+    assertThat(Files.size(a)).isEqualTo(Files.size(b));
+    Path tmp = dir.resolve("tmp");
+    Files.move(a, tmp);
+    Files.move(b, a);
+    Files.move(tmp, b);
+    // A partition per file, and row-range partitions.
+    for (org.apache.spark.sql.Dataset<Row> frame :
+        List.of(
+            read(ds),
+            spark.read().format("riffle").option("rowsPerPartition", 100).load(ds.toString()))) {
+      // Whichever file's task fails first is named.
+      assertThatThrownBy(() -> frame.select("id").collectAsList())
+          .hasMessageContaining(" is not the file version 2 names (footer CRC 0x")
+          .hasMessageContaining("files were swapped or replaced")
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage())
+                      .containsAnyOf(
+                          m.files().get(0).path() + " is not",
+                          m.files().get(1).path() + " is not"));
+    }
   }
 
   @Test

@@ -131,7 +131,8 @@ public final class StagingBenchmark implements Callable<Integer> {
           o.write(bytes);
         }
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        big.add(new Manifest.DataFile(path, bytes.length, sha, 0, 0));
+        // Not Riffle files: no footer CRC to record.
+        big.add(new Manifest.DataFile(path, bytes.length, sha, 0, 0, null));
       }
       // Version 2 names only the big objects (not Riffle files: staging never parses them).
       Manifest v2 =

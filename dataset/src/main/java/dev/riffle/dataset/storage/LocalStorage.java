@@ -5,10 +5,15 @@ import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -63,11 +68,78 @@ public final class LocalStorage implements Storage {
     return FileSource.open(resolve(path), direct);
   }
 
+  /**
+   * Opens the file for writing; {@code close()} forces its bytes to stable storage ({@code fsync})
+   * and syncs its directory before it returns, so that a version published after it cannot name a
+   * file that a crash empties (the manifest itself is synced by {@link #createIfAbsent}).
+   */
   @Override
   public OutputStream create(String path) throws IOException {
     Path p = resolve(path);
-    Files.createDirectories(p.getParent());
-    return Files.newOutputStream(p);
+    createDirectories(p.getParent());
+    FileChannel ch =
+        FileChannel.open(
+            p,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING);
+    return new DurableStream(ch, p);
+  }
+
+  /**
+   * Creates a directory and its missing parents, syncing the parent of each one created: a new
+   * directory entry is durable only once its parent is synced.
+   */
+  private static void createDirectories(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    List<Path> missing = new ArrayList<>();
+    for (Path d = dir; d != null && !Files.isDirectory(d); d = d.getParent()) {
+      missing.add(d);
+    }
+    Files.createDirectories(dir);
+    for (Path d : missing) {
+      if (d.getParent() != null) {
+        DurableFiles.syncDirectory(d.getParent());
+      }
+    }
+  }
+
+  /** A file stream that syncs the file and its directory on close. */
+  private static final class DurableStream extends OutputStream {
+    private final FileChannel channel;
+    private final OutputStream out;
+    private final Path path;
+    private boolean closed;
+
+    DurableStream(FileChannel channel, Path path) {
+      this.channel = channel;
+      this.out = Channels.newOutputStream(channel);
+      this.path = path;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try (FileChannel ch = channel) {
+        ch.force(true);
+      }
+      DurableFiles.syncDirectory(path.getParent());
+    }
   }
 
   /**
@@ -77,7 +149,7 @@ public final class LocalStorage implements Storage {
   @Override
   public void createIfAbsent(String path, byte[] content) throws IOException {
     Path target = resolve(path);
-    Files.createDirectories(target.getParent());
+    createDirectories(target.getParent());
     if (Files.exists(target)) {
       throw new FileAlreadyExistsException(target.toString());
     }
@@ -90,9 +162,25 @@ public final class LocalStorage implements Storage {
     }
   }
 
+  /** A synced temporary file renamed over the target, then the directory synced. */
+  @Override
+  public void replace(String path, byte[] content) throws IOException {
+    Path target = resolve(path);
+    createDirectories(target.getParent());
+    Path temp = DurableFiles.writeTemp(target, content);
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      DurableFiles.syncDirectory(target.getParent());
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
   @Override
   public byte[] readAll(String path) throws IOException {
-    return Files.readAllBytes(resolve(path));
+    Path p = resolve(path);
+    FileSource.requireRegularFile(p);
+    return Files.readAllBytes(p);
   }
 
   @Override
@@ -121,6 +209,11 @@ public final class LocalStorage implements Storage {
       throw new NoSuchFileException(p.toString());
     }
     return Files.size(p);
+  }
+
+  @Override
+  public Instant lastModified(String path) throws IOException {
+    return Files.getLastModifiedTime(resolve(path)).toInstant();
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.riffle.format.io.RandomAccessSource;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -38,7 +39,10 @@ public interface Storage extends Closeable {
   /**
    * Creates (or replaces) an object and returns a stream that writes it. The object may become
    * visible before the stream is closed (local files) or only at close (object stores); callers
-   * give data files fresh names and publish them through a manifest, so neither matters.
+   * give data files fresh names and publish them through a manifest, so neither matters. When
+   * {@code close()} returns, the object is durable: on local disks its bytes and its directory
+   * entry are synced (a manifest published next must not name a file that a power loss can empty),
+   * on object stores the upload is complete.
    */
   OutputStream create(String path) throws IOException;
 
@@ -49,6 +53,18 @@ public interface Storage extends Closeable {
    * @throws java.nio.file.FileAlreadyExistsException if the path exists (or another writer won)
    */
   void createIfAbsent(String path, byte[] content) throws IOException;
+
+  /**
+   * Writes a small object whole, replacing any object at that path, so that a reader sees the old
+   * content or the new, never a part (writer leases are rewritten this way). The default writes
+   * through {@link #create}, which suits object stores, where an object appears only once its
+   * upload completes; local files override it with a synced temporary file renamed into place.
+   */
+  default void replace(String path, byte[] content) throws IOException {
+    try (OutputStream out = create(path)) {
+      out.write(content);
+    }
+  }
 
   /**
    * Reads a whole (small) object.
@@ -65,6 +81,14 @@ public interface Storage extends Closeable {
 
   /** Length in bytes of an object; {@link java.nio.file.NoSuchFileException} if absent. */
   long length(String path) throws IOException;
+
+  /**
+   * When an object was last written, by the storage's clock (the object store's, for S3): {@code
+   * riffle gc} compares it with a grace period and with writers' leases.
+   *
+   * @throws java.nio.file.NoSuchFileException if it does not exist
+   */
+  Instant lastModified(String path) throws IOException;
 
   /** Deletes an object; no error if it is already gone. */
   void delete(String path) throws IOException;

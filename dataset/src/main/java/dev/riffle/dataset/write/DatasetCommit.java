@@ -104,7 +104,7 @@ public final class DatasetCommit {
       next = base.totalRows();
     }
     for (Manifest.DataFile f : files) {
-      all.add(new Manifest.DataFile(f.path(), f.byteLength(), f.sha256(), f.rowCount(), next));
+      all.add(f.withFirstRow(next));
       next += f.rowCount();
     }
     Map<String, String> metadata = new LinkedHashMap<>();
@@ -127,6 +127,7 @@ public final class DatasetCommit {
             metadata,
             keepRows ? base.splits() : Map.of(),
             keepRows ? base.deletions() : null);
+    Publisher.checkFiles(storage, m.version(), files);
     return Publisher.publish(storage, m);
   }
 

@@ -86,7 +86,8 @@ public final class DatasetVersions {
   }
 
   private static void checkRows(Roaring64Bitmap rows, Manifest base) {
-    if (!rows.isEmpty() && (rows.first() < 0 || rows.last() >= base.totalRows())) {
+    // Unsigned, as the bitmap orders ids: an id of 2^63 or more is its largest.
+    if (!rows.isEmpty() && Long.compareUnsigned(rows.last(), base.totalRows()) >= 0) {
       throw new IllegalArgumentException(
           "rows must be in [0, " + base.totalRows() + ") of version " + base.version());
     }

@@ -34,6 +34,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * each hashed (SHA-256) while it is written; {@link #publish()} then creates the version's manifest
  * if no other writer created it first. Until then nothing is visible, and a failure or {@link
  * #close()} without publishing deletes the files this writer wrote.
+ *
+ * <p>From before its first data file until it has published (or deleted its files) the writer holds
+ * a {@link WriterLease} that names its files, which {@code riffle gc} honours. Each file is durable
+ * when closed ({@link Storage#create}); before publishing, the writer checks that its lease was
+ * held throughout and that each of its files is there with its length, and publishes nothing
+ * otherwise.
  */
 public final class DatasetWriter implements AutoCloseable {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -51,6 +57,7 @@ public final class DatasetWriter implements AutoCloseable {
   private String currentPath;
   private DigestOutputStream currentDigest;
   private CountingStream currentCount;
+  private FooterCapture currentFooter;
   private OutputStream currentStream;
   private long nextRow;
   private boolean published;
@@ -58,6 +65,13 @@ public final class DatasetWriter implements AutoCloseable {
   private String namePrefix = "";
   private boolean handedOver;
   private Manifest.Provenance provenance;
+  private WriterLease lease;
+
+  /**
+   * Test hook: a path; {@link #publish()} creates that file, then waits forever, between closing
+   * its last data file and publishing, so that a test can kill the process at that point.
+   */
+  static final String PAUSE_BEFORE_PUBLISH = "riffle.test.pauseBeforePublish";
 
   private DatasetWriter(
       Storage storage,
@@ -170,11 +184,18 @@ public final class DatasetWriter implements AutoCloseable {
       if (current != null) {
         finishFile();
       }
+      if (lease != null) {
+        lease.check();
+      }
+      Publisher.checkFiles(storage, 0, files);
     } catch (IOException | RuntimeException e) {
       abort();
       throw e;
     }
     handedOver = true;
+    // From here the caller protects the files (DatasetCommit publishes them, e.g. a job driver
+    // holding a lease with their name prefix); gc's grace period covers the hand-over.
+    releaseLease();
     return List.copyOf(files);
   }
 
@@ -264,9 +285,15 @@ public final class DatasetWriter implements AutoCloseable {
             + namePrefix
             + HexFormat.of().formatHex(id)
             + DatasetLayout.DATA_SUFFIX;
+    if (lease == null) {
+      lease = WriterLease.acquire(storage, purpose());
+    }
+    // The lease names the file before it exists, so gc never sees it unclaimed.
+    lease.addFile(currentPath);
     written.add(currentPath);
     currentStream = storage.create(currentPath);
-    currentCount = new CountingStream(currentStream);
+    currentFooter = new FooterCapture(currentStream);
+    currentCount = new CountingStream(currentFooter);
     currentDigest = new DigestOutputStream(currentCount, sha256());
     current =
         FileWriter.create(
@@ -276,7 +303,7 @@ public final class DatasetWriter implements AutoCloseable {
                 flush();
               }
             },
-            schema,
+            FooterCapture.named(schema, currentPath),
             dictionaries,
             options.file(),
             dictionaryState);
@@ -291,8 +318,51 @@ public final class DatasetWriter implements AutoCloseable {
     currentDigest.flush();
     currentStream.close();
     String sha = HexFormat.of().formatHex(currentDigest.getMessageDigest().digest());
-    files.add(new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow));
+    String footerCrc = currentFooter.footerCrcHex(storage.uri(currentPath));
+    files.add(
+        new Manifest.DataFile(currentPath, currentCount.count, sha, rows, nextRow, footerCrc));
     nextRow += rows;
+  }
+
+  /** What writes, for the lease: the provenance's tool, or this class. */
+  private String purpose() {
+    Manifest.Provenance p = provenance != null ? provenance : options.provenance();
+    return p != null && p.tool() != null ? p.tool() : "DatasetWriter";
+  }
+
+  /**
+   * Checks, after the last file is closed and before anything is published, that this writer's
+   * lease was held throughout and that every file it wrote is there with its length: a version must
+   * never name a file that gc (forced, or after this writer was suspended past its lease) deleted.
+   */
+  private void checkBeforePublish(long version) throws IOException {
+    pauseForTests();
+    if (lease != null) {
+      lease.check();
+    }
+    int first = base == null ? 0 : base.files().size();
+    Publisher.checkFiles(storage, version, files.subList(first, files.size()));
+  }
+
+  private static void pauseForTests() throws IOException {
+    String marker = System.getProperty(PAUSE_BEFORE_PUBLISH);
+    if (marker == null) {
+      return;
+    }
+    java.nio.file.Files.write(java.nio.file.Path.of(marker), new byte[0]);
+    try {
+      Thread.sleep(Long.MAX_VALUE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while paused before publishing");
+    }
+  }
+
+  private void releaseLease() {
+    if (lease != null) {
+      lease.close();
+      lease = null;
+    }
   }
 
   /**
@@ -321,6 +391,7 @@ public final class DatasetWriter implements AutoCloseable {
         finishFile();
       }
       long version = base == null ? 1 : base.version() + 1;
+      checkBeforePublish(version);
       Map<String, String> metadata = new LinkedHashMap<>();
       if (base != null) {
         metadata.putAll(base.metadata());
@@ -349,6 +420,7 @@ public final class DatasetWriter implements AutoCloseable {
               base == null ? null : base.deletions());
       Manifest done = Publisher.publish(storage, m);
       published = true;
+      releaseLease();
       return done;
     } catch (IOException | RuntimeException e) {
       abort();
@@ -375,6 +447,8 @@ public final class DatasetWriter implements AutoCloseable {
       }
     }
     written.clear();
+    // After the files: a lease that outlives a failed delete still names them for gc.
+    releaseLease();
   }
 
   /**

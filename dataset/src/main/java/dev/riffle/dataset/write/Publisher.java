@@ -5,8 +5,10 @@ import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.dataset.storage.Storage;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 /** Publishes a manifest as the next version, atomically, or not at all. */
 final class Publisher {
@@ -27,6 +29,38 @@ final class Publisher {
       throw new ConcurrentPublishException(storage.uri(), m.version(), e);
     }
     return m;
+  }
+
+  /**
+   * Checks that every file about to be published exists with its length: a version that names a
+   * missing file (deleted by gc while the writer ran, by hand) must never appear.
+   *
+   * @param version the version about to be published, for the message (0: files handed over)
+   */
+  static void checkFiles(Storage storage, long version, List<Manifest.DataFile> files)
+      throws IOException {
+    for (Manifest.DataFile f : files) {
+      String why;
+      try {
+        long length = storage.length(f.path());
+        if (length == f.byteLength()) {
+          continue;
+        }
+        why = "is " + length + " bytes, but " + f.byteLength() + " were written";
+      } catch (NoSuchFileException e) {
+        why = "is gone (deleted while the writer ran: by riffle gc --force, or by hand?)";
+      }
+      throw new IOException(
+          (version > 0
+                  ? "not publishing version " + version + " of "
+                  : "not handing over files of ")
+              + storage.uri()
+              + ": its data file "
+              + storage.uri(f.path())
+              + " "
+              + why
+              + "; nothing was published");
+    }
   }
 
   static String now() {

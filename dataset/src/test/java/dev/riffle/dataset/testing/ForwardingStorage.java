@@ -5,6 +5,7 @@ import dev.riffle.format.io.RandomAccessSource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -56,6 +57,16 @@ public class ForwardingStorage implements Storage {
   @Override
   public long length(String path) throws IOException {
     return inner.length(path);
+  }
+
+  @Override
+  public void replace(String path, byte[] content) throws IOException {
+    inner.replace(path, content);
+  }
+
+  @Override
+  public Instant lastModified(String path) throws IOException {
+    return inner.lastModified(path);
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.DatasetValidator;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.Manifest;
@@ -242,6 +243,60 @@ public abstract class DatasetContractTest {
   }
 
   @Test
+  public void scansOfEveryViewEqualTakesOfItsRows() throws Exception {
+    Storage storage = newStorage();
+    write(storage, false, 3, 300, 1);
+    // Another writer's dictionary: codes are remapped in scans as in takes.
+    write(storage, true, 2, 200, 2);
+    DatasetVersions.randomSplit(storage, "train", 0.7, seed, "val");
+    SplittableRandom r = new SplittableRandom(seed);
+    Roaring64Bitmap deleted = new Roaring64Bitmap();
+    for (int i = 0; i < 40; i++) {
+      deleted.add(r.nextLong(1300));
+    }
+    DatasetVersions.deleteRows(storage, deleted);
+    try (Dataset ds = Dataset.open(storage, allocator)) {
+      Roaring64Bitmap subset = new Roaring64Bitmap();
+      subset.addRange(250, 320);
+      subset.add(1299);
+      List<DatasetView> views =
+          List.of(
+              ds.all(),
+              ds.split("train"),
+              ds.split("val"),
+              ds.view(subset),
+              ds.view(new Roaring64Bitmap()));
+      for (DatasetView view : views) {
+        for (int batch : new int[] {1, 7, 333, 5000}) {
+          String where = view.name() + " batch " + batch;
+          List<Long> expected = new ArrayList<>();
+          view.rows().forEach(expected::add);
+          int at = 0;
+          try (DatasetView.Cursor c = view.scan(null, batch)) {
+            VectorSchemaRoot got;
+            while ((got = c.next()) != null) {
+              try (VectorSchemaRoot g = got) {
+                assertThat(g.getRowCount()).as(where).isBetween(1, batch);
+                long[] ids = new long[g.getRowCount()];
+                for (int i = 0; i < ids.length; i++) {
+                  ids[i] = expected.get(at + i);
+                }
+                try (VectorSchemaRoot want = ds.take(ids, null)) {
+                  assertThat(g.contentToTSVString())
+                      .as(where + " at " + at)
+                      .isEqualTo(want.contentToTSVString());
+                }
+                at += ids.length;
+              }
+            }
+          }
+          assertThat(at).as(where).isEqualTo(expected.size());
+        }
+      }
+    }
+  }
+
+  @Test
   public void appendWithAnotherSchemaIsRejectedNamingTheFields() throws Exception {
     Storage storage = newStorage();
     write(storage, false, 1, 10, 1);
@@ -373,8 +428,10 @@ public abstract class DatasetContractTest {
       }
     }
     assertThat(Dataset.versions(storage)).containsExactly(1L);
-    assertThat(DatasetGc.collect(storage, true)).isEmpty();
-    // A writer abandoned without close (a crash) leaves orphans that gc removes.
+    DatasetGc.Options now = DatasetGc.Options.defaults().withGrace(java.time.Duration.ZERO);
+    assertThat(DatasetGc.collect(storage, now.withDryRun(true)).deleted()).isEmpty();
+    // A writer abandoned without close (a crash of its thread) still holds a fresh lease: gc
+    // refuses until forced, and then removes its files and lease.
     Rows rows = new Rows(0, 300, 1);
     closeables.add(rows);
     DatasetWriter abandoned =
@@ -384,7 +441,19 @@ public abstract class DatasetContractTest {
     abandoned.write(rows.root);
     List<String> orphans = DatasetValidator.validate(storage, 1, false, allocator, null).orphans();
     assertThat(orphans).isNotEmpty();
-    assertThat(DatasetGc.collect(storage, false)).containsExactlyInAnyOrderElementsOf(orphans);
+    assertThatThrownBy(() -> DatasetGc.collect(storage, now))
+        .isInstanceOf(DatasetBusyException.class)
+        .hasMessageContaining("_leases/");
+    assertThat(storage.list(DatasetLayout.DATA_DIR)).hasSizeGreaterThanOrEqualTo(orphans.size());
+    DatasetGc.Report gc = DatasetGc.collect(storage, now.withForce(true));
+    assertThat(gc.deleted()).containsExactlyInAnyOrderElementsOf(orphans);
+    assertThat(gc.leasesRemoved()).hasSize(1);
+    assertThat(storage.list(DatasetLayout.LEASES_DIR)).isEmpty();
+    // That writer, alive after all, now refuses to publish: its lease is gone.
+    assertThatThrownBy(abandoned::publish)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("nothing was published");
+    assertThat(Dataset.versions(storage)).containsExactly(1L);
     assertThat(DatasetValidator.validate(storage, 1, true, allocator, null).ok()).isTrue();
     assertThat(DatasetValidator.validate(storage, 1, false, allocator, null).orphans()).isEmpty();
   }

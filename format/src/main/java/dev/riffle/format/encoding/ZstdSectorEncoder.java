@@ -30,6 +30,14 @@ final class ZstdSectorEncoder {
     return plainRows + (plainRows + 3) / 4;
   }
 
+  /**
+   * The most payload bytes the writer puts in one compressed sector (format 1.4; readers accept up
+   * to {@code MAX_ZSTD_PAYLOAD_BYTES}): a random read of one row inflates the whole sector, so a
+   * sector of 5,000 short names (65 KB inflated) cost a take of one name more than the rest of a
+   * counts row. Text that compresses 4× still fills the 4 KiB frame.
+   */
+  static final int MAX_WRITTEN_PAYLOAD_BYTES = 16 * 1024;
+
   /** The most zstd frames tried per sector while looking for the largest row count that fits. */
   static final int MAX_TRIES = 6;
 
@@ -100,7 +108,7 @@ final class ZstdSectorEncoder {
 
   /** The zstd frame size of the payload of {@code n} rows, or -1 if it does not fit a sector. */
   private int frameBytes(int row, int valid, int n) {
-    if (!codec.build(row, valid, n, payload)) {
+    if (!codec.build(row, valid, n, payload) || payload.length > MAX_WRITTEN_PAYLOAD_BYTES) {
       return -1;
     }
     int c = compress();

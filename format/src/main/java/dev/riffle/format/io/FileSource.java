@@ -8,10 +8,12 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A local file read with positional reads ({@code pread}), safe for concurrent use.
@@ -72,6 +74,7 @@ public final class FileSource implements RandomAccessSource {
    * (otherwise through the page cache; see {@link #directFallback()}).
    */
   public static FileSource open(Path path, boolean direct) throws IOException {
+    requireRegularFile(path);
     String fallback = null;
     if (direct) {
       int align = DIRECT_ALIGNMENT;
@@ -108,6 +111,25 @@ public final class FileSource implements RandomAccessSource {
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /**
+   * Fails unless {@code path} is a regular file (after links): a named pipe opened for reading
+   * blocks until something writes to it, and a pipe, device or socket has no offsets to read at.
+   *
+   * @throws java.nio.file.NoSuchFileException if nothing is there
+   * @throws FileSystemException naming the path, if it is something other than a regular file
+   */
+  public static void requireRegularFile(Path path) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+    if (!a.isRegularFile()) {
+      throw new FileSystemException(
+          path.toString(),
+          null,
+          a.isDirectory()
+              ? "a directory, not a file"
+              : "not a regular file (a named pipe, a device or a socket), so not a file to read");
     }
   }
 

@@ -20,13 +20,15 @@ import java.util.zip.CRC32C;
  * {@link FileLayout#TAIL_READ_BYTES}), each checked against its checksum and against the others.
  *
  * @param length the file's length in bytes
+ * @param footerCrc32c the footer's own CRC32C (footer bytes 52–55)
  */
 record FileMetadata(
     long length,
     long rowCount,
     FileLayout.Version version,
     RiffleSchema schema,
-    DirectoryLayout.Entry[] directory) {
+    DirectoryLayout.Entry[] directory,
+    int footerCrc32c) {
 
   /** Reads and checks the metadata of the file behind {@code source}; its reads are not counted. */
   static FileMetadata read(RandomAccessSource source) throws IOException {
@@ -98,6 +100,7 @@ record FileMetadata(
       directory[c] =
           DirectoryLayout.read(meta, dirBase, c, name, directoryOffset, schemaOffset, rowCount);
     }
-    return new FileMetadata(len, rowCount, version, schema, directory);
+    int footerCrc = tail.getInt(tailLength - FooterLayout.FOOTER_BYTES + FooterLayout.FOOTER_CRC);
+    return new FileMetadata(len, rowCount, version, schema, directory, footerCrc);
   }
 }

@@ -72,6 +72,7 @@ public final class FileReader implements AutoCloseable {
   final PlanReads planReads;
   private final ColumnReader[] columns;
   private final ReadStats stats;
+  private final int footerCrc32c;
   private long coalesceGap = 0;
   private volatile IoEngine engine = IoEngine.shared(DEFAULT_READS_IN_FLIGHT);
 
@@ -84,8 +85,10 @@ public final class FileReader implements AutoCloseable {
       FileLayout.Version version,
       RiffleSchema schema,
       DirectoryLayout.Entry[] directory,
-      ReadStats stats) {
+      ReadStats stats,
+      int footerCrc32c) {
     this.stats = stats;
+    this.footerCrc32c = footerCrc32c;
     this.source = source;
     this.ownsSource = ownsSource;
     this.allocator = allocator;
@@ -154,7 +157,8 @@ public final class FileReader implements AutoCloseable {
         m.version(),
         m.schema(),
         m.directory(),
-        stats);
+        stats,
+        m.footerCrc32c());
   }
 
   static ByteBuffer read(RandomAccessSource source, ReadStats stats, long offset, long length)
@@ -203,6 +207,15 @@ public final class FileReader implements AutoCloseable {
 
   public String formatVersion() {
     return version.toString();
+  }
+
+  /**
+   * The footer's own CRC32C (FORMAT.md §3.1, footer bytes 52–55), read at open. It covers the
+   * schema (and its metadata) and the directory, so files whose schemas differ have different
+   * footer CRCs; dataset manifests record it to tell their files apart (§11.2).
+   */
+  public int footerCrc32c() {
+    return footerCrc32c;
   }
 
   /** Counters of everything read since open or the last reset (column metadata included). */
@@ -542,6 +555,19 @@ public final class FileReader implements AutoCloseable {
   }
 
   /**
+   * Iterates over rows {@code [startRow, endRow)} in order, {@code batchRows} at a time, reading
+   * only the pages that hold them, each whole and checksummed (the sequential page path of a whole
+   * scan, for a part of a file: a partition, or the rows of a dataset view in this file); {@link
+   * ScanCursor#select} narrows it to some of those rows.
+   *
+   * @throws IllegalArgumentException unless {@code 0 ≤ startRow ≤ endRow ≤ rowCount()}
+   */
+  public ScanCursor scan(List<String> fields, int batchRows, long startRow, long endRow)
+      throws IOException {
+    return scan(fields, batchRows, RowRanges.of(startRow, endRow));
+  }
+
+  /**
    * Iterates over the given rows in order, reading only the pages that hold them, each whole and
    * checksummed, as {@link #scan(List, int)} does; a batch holds rows of one range only ({@link
    * ScanCursor#batchFirstRow()} says which). With {@link #candidateRows}, a scan of only the pages
@@ -555,7 +581,13 @@ public final class FileReader implements AutoCloseable {
     }
     if (!rows.isEmpty() && rows.end(rows.count() - 1) > rowCount) {
       throw new IllegalArgumentException(
-          "rows " + rows + " reach past the " + rowCount + " rows of " + resource);
+          "rows "
+              + rows
+              + " reach past the end of "
+              + resource
+              + ", which has "
+              + rowCount
+              + " rows");
     }
     int[] fieldIdx = resolve(fields);
     List<String> names = new ArrayList<>();
@@ -658,6 +690,14 @@ public final class FileReader implements AutoCloseable {
   /** The pages of stored column {@code column} (an index into {@code schema().columns()}). */
   public List<PageInfo> pages(int column) throws IOException {
     return List.of(column(column).pages);
+  }
+
+  /**
+   * How the records of stored column {@code column} are encoded, by kind; reads every zipped page
+   * of the column whole.
+   */
+  public RecordCensus recordCensus(int column) throws IOException {
+    return RecordCensus.count(this, column(column));
   }
 
   /** Per-column layout and metadata figures; loads every column's metadata. */

@@ -11,9 +11,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Sequential batches over a file, or over some ranges of its rows ({@link FileReader#scan(List,
- * int, RowRanges)}: then only the pages holding those rows are read, read-ahead included, and no
- * batch spans two ranges). Each page is read whole, once, and its checksum verified before any row
- * of it is returned. Not thread-safe; close the batches it returns.
+ * int, RowRanges)}: then only the pages holding those rows are read, read-ahead included, the first
+ * and last page of a range whole, rows outside the ranges decoded from them not; no batch spans two
+ * ranges). Each page is read whole, once, and its checksum verified before any row of it is
+ * returned. With a {@link #select selection}, the pages of the ranges are still all read and
+ * verified in order (up to the one that holds the last selected row), but only the selected rows
+ * are decoded, into batches of up to {@code batchRows} of them, each within one range. Not
+ * thread-safe; close the batches it returns.
  *
  * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
  * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
@@ -38,6 +42,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * when many columns are scanned, see {@link #readAhead}), another column {@value
  * #DEFAULT_AHEAD_PAGES} pages; reads go into buffers reused within the cursor (direct and
  * 4096-aligned for local files).
+ *
+ * <p>Why this file is longer than most: the order of a scan's reads, their read-ahead and buffer
+ * reuse, and the assembly of batches from pages (ranges, selections) depend on one another's state,
+ * which this class keeps in one place; the reads themselves are {@link PageFetch}'s.
  */
 public final class ScanCursor implements AutoCloseable {
   /**
@@ -141,6 +149,19 @@ public final class ScanCursor implements AutoCloseable {
    */
   private final int[][] nextNeeded;
 
+  /**
+   * Per column, the first page not yet loaded: with a selection, the pages of the ranges between
+   * the runs of selected rows are loaded (read and checksummed) too, so that a scan reads its
+   * ranges' pages the same way whatever it selects.
+   */
+  private final int[] nextPage;
+
+  /** The rows returned, or null for all. */
+  private RowSelection selection;
+
+  /** The selected runs of the batch being assembled: start, length, output row. */
+  private long[] runs = new long[3 * 16];
+
   private long nextRow;
   private long batchFirstRow = -1;
   private boolean closed;
@@ -163,6 +184,7 @@ public final class ScanCursor implements AutoCloseable {
     for (int c = 0; c < columns.length; c++) {
       nextNeeded[c] = neededPages(columns[c].pages, ranges);
     }
+    this.nextPage = new int[columns.length];
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
@@ -276,8 +298,21 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /**
+   * Returns only the selected rows of the ranges from now on, up to {@code batchRows} of them per
+   * batch, a batch within one range; the pages of the ranges are still all read and verified, up to
+   * the one that holds the last selected row. Call it before the first batch.
+   *
+   * @return this cursor
+   */
+  public ScanCursor select(RowSelection rows) {
+    this.selection = rows;
+    return this;
+  }
+
+  /**
    * The row number of the first row of the batch {@link #next()} returned last (-1 before the
-   * first): batches of a scan of row ranges hold consecutive rows of one range.
+   * first): batches of a scan of row ranges hold consecutive rows of one range; with a selection,
+   * the batch's first selected row (its other rows are later selected rows of the same range).
    */
   public long batchFirstRow() {
     return batchFirstRow;
@@ -288,17 +323,12 @@ public final class ScanCursor implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("scan cursor is closed");
     }
-    while (range < ranges.count() && nextRow >= ranges.end(range)) {
-      range++;
-      if (range < ranges.count()) {
-        nextRow = ranges.start(range);
-      }
-    }
-    if (range >= ranges.count()) {
+    int runCount = nextRuns();
+    if (runCount == 0) {
       release();
       return null;
     }
-    int n = (int) Math.min(batchRows, ranges.end(range) - nextRow);
+    int n = (int) (runs[3 * runCount - 1] + runs[3 * runCount - 2]);
     VectorSchemaRoot root = null;
     try {
       // First the pages of the batch, so that wide rows can be measured and every result buffer
@@ -307,7 +337,10 @@ public final class ScanCursor implements AutoCloseable {
       VectorSizes[] sizes = new VectorSizes[columns.length];
       List<ByteBuffer> retired = new ArrayList<>();
       for (int c = 0; c < columns.length; c++) {
-        List<Segment> list = segmentsOf(c, n, retired);
+        List<Segment> list = new ArrayList<>(2);
+        for (int r = 0; r < runCount; r++) {
+          segmentsOf(c, runs[3 * r], (int) runs[3 * r + 1], (int) runs[3 * r + 2], retired, list);
+        }
         segments.add(list);
         ColumnReader col = columns[c];
         if (col.sizedByData()) {
@@ -329,8 +362,8 @@ public final class ScanCursor implements AutoCloseable {
         }
       }
       reader.finishBatch(root, n, fields.size());
-      batchFirstRow = nextRow;
-      nextRow += n;
+      batchFirstRow = runs[0];
+      nextRow = runs[3 * runCount - 3] + runs[3 * runCount - 2];
       recycle(retired);
       return root;
     } catch (IOException | RuntimeException e) {
@@ -360,30 +393,96 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /**
-   * Loads the pages of column {@code c} that hold the next {@code n} rows; the pooled buffers of
+   * The runs of rows of the next batch into {@link #runs} (start, length, output row each), at most
+   * {@code batchRows} rows in all, within one range: the next rows of the ranges, or with a
+   * selection their next selected ones; returns how many runs (0 at the end).
+   */
+  private int nextRuns() {
+    while (range < ranges.count()) {
+      long end = ranges.end(range);
+      int count = nextRow < end ? runsBefore(end) : 0;
+      if (count > 0) {
+        return count;
+      }
+      range++;
+      if (range < ranges.count()) {
+        nextRow = ranges.start(range);
+      }
+    }
+    return 0;
+  }
+
+  /** {@link #nextRuns()} within the current range, which ends at {@code endRow}. */
+  private int runsBefore(long endRow) {
+    if (selection == null) {
+      runs[0] = nextRow;
+      runs[1] = Math.min(batchRows, endRow - nextRow);
+      runs[2] = 0;
+      return 1;
+    }
+    int count = 0;
+    int rows = 0;
+    long row = nextRow;
+    while (rows < batchRows && row < endRow) {
+      long start = selection.next(row, endRow);
+      if (start < row || start > endRow) {
+        throw new IllegalStateException("selection gave row " + start + " after row " + row);
+      }
+      if (start == endRow) {
+        break;
+      }
+      long end = selection.runEnd(start, Math.min(endRow, start + batchRows - rows));
+      if (end <= start || end > endRow) {
+        throw new IllegalStateException("selection gave the run [" + start + ", " + end + ")");
+      }
+      if (3 * count + 3 > runs.length) {
+        runs = java.util.Arrays.copyOf(runs, runs.length * 2);
+      }
+      runs[3 * count] = start;
+      runs[3 * count + 1] = end - start;
+      runs[3 * count + 2] = rows;
+      count++;
+      rows += (int) (end - start);
+      row = end;
+    }
+    if (count == 0) {
+      nextRow = endRow;
+    }
+    return count;
+  }
+
+  /**
+   * Loads the pages of column {@code c} that hold rows {@code [from, from + n)}, and adds their
+   * segments, to be decoded from batch row {@code out} on, to {@code list}; the pooled buffers of
    * reads left behind go to {@code retired}.
    */
-  private List<Segment> segmentsOf(int c, int n, List<ByteBuffer> retired) throws IOException {
+  private void segmentsOf(
+      int c, long from, int n, int out, List<ByteBuffer> retired, List<Segment> list)
+      throws IOException {
     ColumnReader col = columns[c];
-    List<Segment> list = new ArrayList<>(2);
-    long row = nextRow;
-    long end = nextRow + n;
+    long row = from;
+    long end = from + n;
     while (row < end) {
       int p = col.pageOf(row);
       if (loadedPage[c] != p) {
         pageBuffers[c] = null;
         loadedPage[c] = -1;
+        // Pages of the ranges that hold no selected row are read and verified all the same, in
+        // order; pages outside the ranges are not.
+        for (int q = nextNeeded[c][nextPage[c]]; q < p; q = nextNeeded[c][q + 1]) {
+          load(c, q, retired);
+        }
         pageBuffers[c] = load(c, p, retired);
         loadedPage[c] = p;
+        nextPage[c] = p + 1;
       }
       PageInfo page = col.pages[p];
       int count = (int) (Math.min(end, page.firstRow() + page.rowCount()) - row);
       list.add(
           new Segment(
-              p, pageBuffers[c], (int) (row - page.firstRow()), count, (int) (row - nextRow)));
+              p, pageBuffers[c], (int) (row - page.firstRow()), count, out + (int) (row - from)));
       row += count;
     }
-    return list;
   }
 
   /**

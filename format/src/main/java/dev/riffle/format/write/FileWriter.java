@@ -4,6 +4,7 @@ import dev.riffle.format.ByteSink;
 import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.FooterLayout;
+import dev.riffle.format.io.TempFiles;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.SchemaLayout;
 import java.io.BufferedOutputStream;
@@ -11,10 +12,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,16 +94,10 @@ public final class FileWriter implements AutoCloseable {
       Path target, Schema schema, DictionaryProvider dictionaries, WriterOptions options)
       throws IOException {
     RiffleSchema rs = schemaFor(schema, dictionaries, options);
-    Path dir = target.toAbsolutePath().getParent();
-    // createFile (not createTempFile) so the finished file gets the usual umask permissions.
-    Path temp =
-        Files.createFile(
-            dir.resolve(
-                "."
-                    + target.getFileName()
-                    + "."
-                    + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong())
-                    + ".tmp"));
+    // A name that says whose it is (TempFiles), so that a killed writer's file is found and removed
+    // by the next writer or `riffle gc`; createFile (not createTempFile) so the finished file gets
+    // the usual umask permissions.
+    Path temp = Files.createFile(TempFiles.newPath(target));
     FileChannel ch = null;
     try {
       ch = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
@@ -114,7 +107,7 @@ public final class FileWriter implements AutoCloseable {
       if (ch != null) {
         ch.close();
       }
-      Files.deleteIfExists(temp);
+      TempFiles.discard(temp);
       throw e;
     }
   }
@@ -344,14 +337,10 @@ public final class FileWriter implements AutoCloseable {
       out.flush();
       finished = true;
       if (channel != null) {
-        channel.force(true);
         stream.close();
-        try {
-          Files.move(
-              temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
+        // Forced to disk, renamed over the target, the directory synced: after a crash the target
+        // is the old file or the whole new one.
+        TempFiles.publish(temp, target);
       }
       return out.position();
     } catch (IOException | RuntimeException e) {
@@ -381,7 +370,7 @@ public final class FileWriter implements AutoCloseable {
       }
     }
     if (temp != null && (!finished)) {
-      Files.deleteIfExists(temp);
+      TempFiles.discard(temp);
     }
   }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -131,6 +132,11 @@ public final class LazyStorage implements Storage {
   @Override
   public long length(String path) throws IOException {
     return remote.length(path);
+  }
+
+  @Override
+  public Instant lastModified(String path) throws IOException {
+    return remote.lastModified(path);
   }
 
   @Override

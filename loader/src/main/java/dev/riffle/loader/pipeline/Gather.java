@@ -1,5 +1,6 @@
 package dev.riffle.loader.pipeline;
 
+import dev.riffle.format.read.RowCopy;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -10,14 +11,14 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Builds a batch from chosen rows of several source batches (one per data file of a fetch): the
  * in-memory shuffle. Fixed-width columns copy value by value; lists of fixed-width values copy each
  * row's child values with one buffer copy (a sparse row of 1,500 genes is two memcpys, where
  * Arrow's generic copy would make a transfer pair and copy element by element); other types fall
- * back to one transfer pair per source and column. No object is created per row.
+ * back to {@link RowCopy}, value by value (Arrow's generic copy fails on some nestings, such as a
+ * list of fixed-size lists). No object is created per row.
  */
 final class Gather {
   private Gather() {}
@@ -69,13 +70,8 @@ final class Gather {
     } else {
       target.setInitialCapacity(Math.max(1, count));
       target.allocateNew();
-      TransferPair[] pairs = new TransferPair[src.length];
       for (int k = 0; k < count; k++) {
-        int p = part[from + k];
-        if (pairs[p] == null) {
-          pairs[p] = src[p].makeTransferPair(target);
-        }
-        pairs[p].copyValueSafe(row[from + k], k);
+        RowCopy.copy(src[part[from + k]], row[from + k], target, k);
       }
       target.setValueCount(count);
     }

@@ -27,15 +27,22 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>Fetches (f consecutive batches) are read on {@code threads} I/O threads, each fetch as several
  * takes (by data file, at most {@link #MAX_TAKE_ROWS} rows each) read in parallel, up to {@code
  * fetchesInFlight} ahead and within {@code prefetchBytes}: a fetch in flight is counted at its
- * estimated size, the fetch being handed out at its actual size (its rows; each batch is cut from
- * them as it is handed out, and then is the caller's). They may complete in any order; {@link
- * #next()} waits for the next one in order, and the wait is the stall time. {@link #state()} after
- * any batch is a {@link LoaderState} from which {@link #resume} continues with exactly the same
- * batches, with any world size that divides the global batch.
+ * estimated size (or its actual size once read), the fetch being handed out at its actual size (its
+ * rows; each batch is cut from them as it is handed out, and then is the caller's; the fetch is
+ * freed with its last batch). A fetch is read ahead only if it fits the budget beside what is held;
+ * with nothing held one is always read, and a budget too small for one fetch is refused at the
+ * start ({@link BudgetTooSmallException}), so the budget bounds what the loader holds, up to the
+ * error of the row size estimate ({@link #peakHeldBytes()} reports what it held). They may complete
+ * in any order; {@link #next()} waits for the next one in order, and the wait is the stall time.
+ * {@link #state()} after any batch is a {@link LoaderState} from which {@link #resume} continues
+ * with exactly the same batches, with any world size that divides the global batch.
  *
  * <p>{@link #close()} never interrupts an I/O thread (an interrupted {@code FileChannel} read
  * closes the channel for every other reader): fetches not yet started see a flag and do nothing,
  * running ones finish, and everything they read is closed. No thread or buffer outlives it.
+ *
+ * <p>Why this file is a little long: submitting within the budget, delivering in order, resuming
+ * and shutting down all move the same cursors and the same queue of fetches.
  */
 public final class Loader implements AutoCloseable {
   private static final AtomicInteger POOLS = new AtomicInteger();
@@ -73,6 +80,7 @@ public final class Loader implements AutoCloseable {
   private long statsBytes;
   private long statsReads;
   private FileOrder fileOrder;
+  private long peakHeld;
 
   /**
    * Most rows of one take: a fetch's rows are read in chunks of at most this many rows (and {@link
@@ -86,7 +94,20 @@ public final class Loader implements AutoCloseable {
    */
   static final long TAKE_BYTES = 8L << 20;
 
-  private record Pending(Future<Fetch> future, long reservedBytes) {}
+  private record Pending(Future<Fetch> future, long reservedBytes) {
+    /** The fetch's actual size once it is read, its reservation until then. */
+    long heldBytes() {
+      if (future.isDone()) {
+        try {
+          return future.get().bytes;
+        } catch (ExecutionException | InterruptedException | RuntimeException e) {
+          // A failed fetch holds nothing; next() reports its failure.
+          return 0;
+        }
+      }
+      return reservedBytes;
+    }
+  }
 
   private Loader(
       DatasetView view,
@@ -141,6 +162,13 @@ public final class Loader implements AutoCloseable {
     this.deliverEpoch = firstEpoch;
     this.deliverBatch = firstCursor;
     this.deliverPlan = submitPlan;
+    // The largest fetch: f batches, or a whole epoch if that is shorter.
+    long fetchBatches = Math.min(options.sampler().fetchBatches(), submitPlan.batchCount());
+    long minimum = Math.max(1, fetchBatches) * options.rankBatchRows() * bytesPerRow;
+    if (options.prefetchBytes() < minimum) {
+      throw new BudgetTooSmallException(
+          options.prefetchBytes(), minimum, fetchBatches, options.rankBatchRows(), bytesPerRow);
+    }
     if (firstCursor > submitPlan.batchCount()) {
       throw new IllegalArgumentException(
           "batch cursor " + firstCursor + " is past the epoch's " + submitPlan.batchCount());
@@ -256,12 +284,18 @@ public final class Loader implements AutoCloseable {
     VectorSchemaRoot out = current.cut(b, allocator);
     current.next++;
     record(current, b, out);
+    if (current.next == current.batchCount()) {
+      // Every batch is cut: free the rows now, so that the budget can admit the next fetch.
+      current.close();
+      current = null;
+    }
     deliverBatch++;
     submit();
     return out;
   }
 
   private void record(Fetch f, int b, VectorSchemaRoot out) {
+    peakHeld = Math.max(peakHeld, held());
     int m = f.batchRows;
     lastPositions = Arrays.copyOfRange(f.positions, b * m, (b + 1) * m);
     lastRows = Arrays.copyOfRange(f.rows, b * m, (b + 1) * m);
@@ -288,7 +322,10 @@ public final class Loader implements AutoCloseable {
     }
   }
 
-  /** Submits fetches while the window and the byte budget allow (always one if none is queued). */
+  /**
+   * Submits fetches while the window and the byte budget allow: one that does not fit beside what
+   * is held waits, unless nothing is held (the budget holds a fetch: see the constructor).
+   */
   private void submit() {
     while (!closed && pending.size() < options.fetchesInFlight()) {
       if (submitBatch >= submitPlan.batchCount()) {
@@ -307,7 +344,8 @@ public final class Loader implements AutoCloseable {
                   * options.sampler().fetchBatches());
       long rows = (end - submitBatch) * options.rankBatchRows();
       long reserve = rows * bytesPerRow;
-      if (!pending.isEmpty() && held() + reserve > options.prefetchBytes()) {
+      boolean idle = pending.isEmpty() && current == null;
+      if (!idle && held() + reserve > options.prefetchBytes()) {
         return;
       }
       Fetch f = Fetch.plan(submitPlan, submitBatch, end, options.rank(), options.world(), rowMap);
@@ -316,6 +354,7 @@ public final class Loader implements AutoCloseable {
           new Pending(
               f.start(dataset, fields, options.label(), pool, chunk, () -> closed), reserve));
       submitBatch = end;
+      peakHeld = Math.max(peakHeld, held());
     }
   }
 
@@ -333,7 +372,7 @@ public final class Loader implements AutoCloseable {
   private long held() {
     long sum = 0;
     for (Pending p : pending) {
-      sum += p.reservedBytes();
+      sum += p.heldBytes();
     }
     if (current != null) {
       sum += current.bytes;
@@ -381,6 +420,15 @@ public final class Loader implements AutoCloseable {
       t = 0;
     }
     return startState(view, options, 0).at(e, t);
+  }
+
+  /**
+   * The most bytes of fetched rows the loader held at once so far (fetches read ahead at their
+   * reservation until read, then at their size, and the one being handed out), as the budget counts
+   * them. It stays within {@code prefetchBytes} unless the rows are larger than estimated.
+   */
+  public long peakHeldBytes() {
+    return peakHeld;
   }
 
   /** The plan of the epoch being handed out. */

@@ -19,7 +19,7 @@ import java.util.List;
  * @param threads I/O threads
  * @param fetchesInFlight fetches read ahead of the one being handed out
  * @param prefetchBytes bytes of Arrow buffers the loader may hold, prefetched and handed-out
- *     fetches together (one fetch is always admitted, however large)
+ *     fetches together; at least one fetch ({@link BudgetTooSmallException} otherwise)
  */
 public record LoaderOptions(
     Sampler sampler,

@@ -25,43 +25,44 @@ public final class SamplerColumns {
   public static double[] weights(DatasetView view, String column) throws IOException {
     double[] out = new double[checkedSize(view)];
     int p = 0;
-    DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16);
-    while (true) {
-      try (VectorSchemaRoot batch = cursor.next()) {
-        if (batch == null) {
-          break;
-        }
-        FieldVector v = batch.getVector(column);
-        boolean number =
-            v.getField().getDictionary() == null
-                && (v instanceof FloatingPointVector || v instanceof BaseIntVector);
-        if (!number) {
-          throw new IllegalArgumentException(
-              "weight column '"
-                  + column
-                  + "' is "
-                  + v.getField().getType()
-                  + (v.getField().getDictionary() != null ? " (categorical)" : "")
-                  + "; it must be a floating-point or integer number");
-        }
-        for (int i = 0; i < v.getValueCount(); i++, p++) {
-          double w =
-              v.isNull(i)
-                  ? Double.NaN
-                  : v instanceof FloatingPointVector f
-                      ? f.getValueAsDouble(i)
-                      : ((BaseIntVector) v).getValueAsLong(i);
-          if (!(w >= 0) || Double.isInfinite(w)) {
+    try (DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16)) {
+      while (true) {
+        try (VectorSchemaRoot batch = cursor.next()) {
+          if (batch == null) {
+            break;
+          }
+          FieldVector v = batch.getVector(column);
+          boolean number =
+              v.getField().getDictionary() == null
+                  && (v instanceof FloatingPointVector || v instanceof BaseIntVector);
+          if (!number) {
             throw new IllegalArgumentException(
                 "weight column '"
                     + column
                     + "' is "
-                    + (v.isNull(i) ? "null" : String.valueOf(w))
-                    + " at row "
-                    + view.globalRow(p)
-                    + "; weights must be finite and non-negative");
+                    + v.getField().getType()
+                    + (v.getField().getDictionary() != null ? " (categorical)" : "")
+                    + "; it must be a floating-point or integer number");
           }
-          out[p] = w;
+          for (int i = 0; i < v.getValueCount(); i++, p++) {
+            double w =
+                v.isNull(i)
+                    ? Double.NaN
+                    : v instanceof FloatingPointVector f
+                        ? f.getValueAsDouble(i)
+                        : ((BaseIntVector) v).getValueAsLong(i);
+            if (!(w >= 0) || Double.isInfinite(w)) {
+              throw new IllegalArgumentException(
+                  "weight column '"
+                      + column
+                      + "' is "
+                      + (v.isNull(i) ? "null" : String.valueOf(w))
+                      + " at row "
+                      + view.globalRow(p)
+                      + "; weights must be finite and non-negative");
+            }
+            out[p] = w;
+          }
         }
       }
     }
@@ -77,38 +78,39 @@ public final class SamplerColumns {
   public static int[] labels(DatasetView view, String column) throws IOException {
     int[] out = new int[checkedSize(view)];
     int p = 0;
-    DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16);
-    while (true) {
-      try (VectorSchemaRoot batch = cursor.next()) {
-        if (batch == null) {
-          break;
-        }
-        FieldVector v = batch.getVector(column);
-        if (!(v instanceof BaseIntVector codes)) {
-          throw new IllegalArgumentException(
-              "label column '"
-                  + column
-                  + "' is "
-                  + v.getField().getType()
-                  + "; it must be categorical (dictionary-encoded) or an integer");
-        }
-        for (int i = 0; i < v.getValueCount(); i++, p++) {
-          if (v.isNull(i)) {
-            out[p] = -1;
-            continue;
+    try (DatasetView.Cursor cursor = view.scan(List.of(column), 1 << 16)) {
+      while (true) {
+        try (VectorSchemaRoot batch = cursor.next()) {
+          if (batch == null) {
+            break;
           }
-          long c = codes.getValueAsLong(i);
-          if (c < 0 || c > 1 << 20) {
+          FieldVector v = batch.getVector(column);
+          if (!(v instanceof BaseIntVector codes)) {
             throw new IllegalArgumentException(
                 "label column '"
                     + column
-                    + "' has code "
-                    + c
-                    + " at row "
-                    + view.globalRow(p)
-                    + "; expected [0, 2^20]");
+                    + "' is "
+                    + v.getField().getType()
+                    + "; it must be categorical (dictionary-encoded) or an integer");
           }
-          out[p] = (int) c;
+          for (int i = 0; i < v.getValueCount(); i++, p++) {
+            if (v.isNull(i)) {
+              out[p] = -1;
+              continue;
+            }
+            long c = codes.getValueAsLong(i);
+            if (c < 0 || c > 1 << 20) {
+              throw new IllegalArgumentException(
+                  "label column '"
+                      + column
+                      + "' has code "
+                      + c
+                      + " at row "
+                      + view.globalRow(p)
+                      + "; expected [0, 2^20]");
+            }
+            out[p] = (int) c;
+          }
         }
       }
     }

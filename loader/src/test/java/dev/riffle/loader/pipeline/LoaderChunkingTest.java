@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** How a fetch is cut into takes, and how its bytes are counted. */
 class LoaderChunkingTest {
   private static Manifest.DataFile file(long first, long rows) {
-    return new Manifest.DataFile("f" + first, 1, "", rows, first);
+    return new Manifest.DataFile("f" + first, 1, "", rows, first, null);
   }
 
   @Test

@@ -1,0 +1,54 @@
+package dev.riffle.format.io;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Durations as people write them: {@code 90s}, {@code 15m}, {@code 1h}, {@code 2d}, {@code 0}. */
+public final class Durations {
+  private Durations() {}
+
+  private static final Pattern TEXT = Pattern.compile("([0-9]{1,9})\\s*(ms|s|m|min|h|d)?");
+
+  /**
+   * Parses a whole number with a unit: {@code ms}, {@code s}, {@code m} or {@code min}, {@code h},
+   * {@code d}; a bare number is seconds.
+   *
+   * @throws IllegalArgumentException naming the text if it is none of these
+   */
+  public static Duration parse(String text) {
+    Matcher m = TEXT.matcher(text.strip().toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "not a duration: '" + text + "' (write e.g. 90s, 15m, 1h or 2d)");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "s" : m.group(2);
+    return switch (unit) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m", "min" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+  }
+
+  /** A duration for messages, to the largest two units: {@code 45 s}, {@code 12 min 5 s}, ... */
+  public static String format(Duration d) {
+    if (d.isNegative()) {
+      return "-" + format(d.negated());
+    }
+    long s = d.getSeconds();
+    if (s < 60) {
+      return s == 0 && d.toMillis() > 0 ? d.toMillis() + " ms" : s + " s";
+    }
+    if (s < 3600) {
+      return s / 60 + " min" + (s % 60 == 0 ? "" : " " + s % 60 + " s");
+    }
+    if (s < 86400) {
+      return s / 3600 + " h" + (s % 3600 / 60 == 0 ? "" : " " + s % 3600 / 60 + " min");
+    }
+    return s / 86400 + " d" + (s % 86400 / 3600 == 0 ? "" : " " + s % 86400 / 3600 + " h");
+  }
+}
