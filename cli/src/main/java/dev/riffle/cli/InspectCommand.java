@@ -4,12 +4,18 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.format.ColumnInfo;
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageStats;
 import dev.riffle.format.read.RecordCensus;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,16 +31,19 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code riffle inspect FILE [--json] [--raw] [--records]}: the schema, size and format version of
- * a file, and for each stored column the layouts its pages use and what its metadata costs on disk
- * and in memory; with {@code --records}, how its records are encoded and why.
+ * a file, and for each stored column the layouts its pages use, what its metadata costs on disk and
+ * in memory, and whether its pages carry statistics (format 1.4; with {@code --json}, each field's
+ * null count and bounds over the whole file); with {@code --records}, how its records are encoded
+ * and why.
  */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
       "Show a file's schema, row count, size and format version, and per stored column: pages,"
-          + " layouts, sectors, data bytes, metadata bytes on disk and search metadata held in"
-          + " RAM."
+          + " layouts, sectors, data bytes, metadata bytes on disk, search metadata held in"
+          + " RAM, and whether pages carry statistics (with --json: each field's null count and"
+          + " min/max over the file)."
     })
 public final class InspectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -73,6 +82,7 @@ public final class InspectCommand implements Callable<Integer> {
       FileReader reader = opened.reader();
       // describe() loads every column's metadata: a figure of what a reader of all columns holds.
       List<ColumnInfo> columns = reader.describe();
+      Map<String, PageStats> stats = fileStats(reader);
       Map<String, Long> arrowBytes = raw ? arrowBytes(reader) : null;
       List<RecordCensus> census = records ? census(reader) : null;
       PrintWriter out = spec.commandLine().getOut();
@@ -80,9 +90,9 @@ public final class InspectCommand implements Callable<Integer> {
         out.println(
             Json.MAPPER
                 .writerWithDefaultPrettyPrinter()
-                .writeValueAsString(toJson(reader, columns, arrowBytes, census)));
+                .writeValueAsString(toJson(reader, columns, stats, arrowBytes, census)));
       } else {
-        printTables(out, reader, columns, arrowBytes);
+        printTables(out, reader, columns, stats, arrowBytes);
         if (census != null) {
           printCensus(out, columns, census);
         }
@@ -92,12 +102,78 @@ public final class InspectCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * Each field's page statistics merged over the file, by field name; fields of a file without
+   * statistics (format 1.0) or without pages are absent.
+   */
+  private static Map<String, PageStats> fileStats(FileReader reader) throws IOException {
+    Map<String, PageStats> out = new LinkedHashMap<>();
+    for (Field f : reader.schema().fields()) {
+      List<PageStats> pages = reader.pageStats(f.getName());
+      if (!pages.isEmpty()) {
+        out.put(f.getName(), PageStats.merge(pages));
+      }
+    }
+    return out;
+  }
+
   private static List<RecordCensus> census(FileReader reader) throws IOException {
     List<RecordCensus> out = new java.util.ArrayList<>();
     for (int c = 0; c < reader.schema().columns().size(); c++) {
       out.add(reader.recordCensus(c));
     }
     return out;
+  }
+
+  /** A field's statistics over the file as JSON. */
+  private static ObjectNode statsJson(PageStats s) {
+    ObjectNode n = Json.MAPPER.createObjectNode();
+    n.put("rows", s.rowCount());
+    n.put("nullCount", s.nullCount());
+    if (s.hasMinMax()) {
+      putValue(n, "min", s.min());
+      putValue(n, "max", s.max());
+      if (s.minIsPrefix()) {
+        n.put("minIsPrefix", true);
+      }
+      if (s.maxIsPrefix()) {
+        n.put("maxIsPrefix", true);
+      }
+    }
+    if (s.hasNaN()) {
+      n.put("hasNaN", true);
+    }
+    BitSet codes = s.codes();
+    if (codes != null) {
+      n.put("codesPresent", codes.cardinality());
+    }
+    return n;
+  }
+
+  /**
+   * A bound as JSON: numbers as numbers (±∞ as strings, as Jackson writes them), text as text,
+   * bytes in hex.
+   */
+  private static void putValue(ObjectNode n, String key, Object v) {
+    if (v instanceof Long l) {
+      n.put(key, l);
+    } else if (v instanceof Integer i) {
+      n.put(key, i);
+    } else if (v instanceof BigInteger b) {
+      n.put(key, b);
+    } else if (v instanceof BigDecimal b) {
+      n.put(key, b);
+    } else if (v instanceof Float f) {
+      n.put(key, f);
+    } else if (v instanceof Double d) {
+      n.put(key, d);
+    } else if (v instanceof Boolean b) {
+      n.put(key, b);
+    } else if (v instanceof byte[] b) {
+      n.put(key, "0x" + HexFormat.of().formatHex(b));
+    } else {
+      n.put(key, String.valueOf(v));
+    }
   }
 
   private static void printCensus(
@@ -157,6 +233,7 @@ public final class InspectCommand implements Callable<Integer> {
   private ObjectNode toJson(
       FileReader reader,
       List<ColumnInfo> columns,
+      Map<String, PageStats> stats,
       Map<String, Long> arrowBytes,
       List<RecordCensus> census)
       throws IOException {
@@ -197,6 +274,13 @@ public final class InspectCommand implements Callable<Integer> {
       if (arrowBytes != null) {
         node.put("arrowBytes", arrowBytesOf(c, arrowBytes));
       }
+      node.put("hasStats", hasStats(c, stats));
+      if (hasStats(c, stats)) {
+        ObjectNode fieldStats = node.putObject("stats");
+        for (String f : c.fields()) {
+          fieldStats.set(f, statsJson(stats.get(f)));
+        }
+      }
       if (census != null) {
         ObjectNode recs = node.putObject("records");
         RecordCensus rc = census.get(ci);
@@ -214,8 +298,17 @@ public final class InspectCommand implements Callable<Integer> {
     return root;
   }
 
+  /** Whether the pages of a column carry statistics (those of a 1.4 file with pages do). */
+  private static boolean hasStats(ColumnInfo c, Map<String, PageStats> stats) {
+    return stats.containsKey(c.fields().get(0));
+  }
+
   private void printTables(
-      PrintWriter out, FileReader reader, List<ColumnInfo> columns, Map<String, Long> arrowBytes) {
+      PrintWriter out,
+      FileReader reader,
+      List<ColumnInfo> columns,
+      Map<String, PageStats> stats,
+      Map<String, Long> arrowBytes) {
     out.println("file            " + file);
     out.println("format version  " + reader.formatVersion());
     out.println("rows            " + reader.rowCount());
@@ -245,7 +338,8 @@ public final class InspectCommand implements Callable<Integer> {
             ">ramBytes",
             ">ram%",
             ">arrowBytes",
-            ">data/arrow");
+            ">data/arrow",
+            "stats");
     long data = 0;
     long block = 0;
     long ram = 0;
@@ -266,7 +360,8 @@ public final class InspectCommand implements Callable<Integer> {
           c.ramBytes(),
           percent(c.ramBytes(), c.dataBytes()),
           arrowBytes == null ? "-" : arrowBytesOf(c, arrowBytes),
-          arrowBytes == null ? "-" : ratio(c.dataBytes(), arrowBytesOf(c, arrowBytes)));
+          arrowBytes == null ? "-" : ratio(c.dataBytes(), arrowBytesOf(c, arrowBytes)),
+          hasStats(c, stats) ? "yes" : "-");
       data += c.dataBytes();
       block += c.blockBytes();
       ram += c.ramBytes();
@@ -288,7 +383,8 @@ public final class InspectCommand implements Callable<Integer> {
         ram,
         percent(ram, data),
         arrowBytes == null ? "-" : arrow,
-        arrowBytes == null ? "-" : ratio(reader.byteLength(), arrow) + " (file)");
+        arrowBytes == null ? "-" : ratio(reader.byteLength(), arrow) + " (file)",
+        "");
     table.print(out, "");
   }
 

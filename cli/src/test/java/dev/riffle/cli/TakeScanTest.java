@@ -163,7 +163,41 @@ class TakeScanTest {
         pages += n.asInt();
       }
       assertThat(pages).isEqualTo(c.get("pages").asInt());
+      // Page statistics (format 1.4): per field of the column, over the whole file.
+      assertThat(c.get("hasStats").asBoolean()).isTrue();
+      for (JsonNode f : c.get("fields")) {
+        JsonNode s = c.get("stats").get(f.asText());
+        assertThat(s.get("rows").asLong()).isEqualTo(300);
+        assertThat(s.get("nullCount").asLong()).isZero();
+      }
     }
+    JsonNode energy = info.get("columns").get(2).get("stats").get("energy");
+    assertThat(energy.get("min").isNumber()).isTrue();
+    assertThat(energy.get("min").asDouble()).isLessThan(energy.get("max").asDouble());
+    assertThat(info.get("columns").get(1).get("stats").get("numbers").has("min"))
+        .as("lists have null counts only")
+        .isFalse();
+    // The column table (after the schema table, whose row for energy comes first).
+    assertThat(text.lines().filter(l -> l.startsWith("energy")).reduce((a, b) -> b).orElseThrow())
+        .endsWith("yes");
+  }
+
+  @Test
+  void inspectSaysWhenAFileHasNoStatistics() throws Exception {
+    // A format 1.0 golden file: no statistics section in any column block.
+    String old =
+        java.nio.file.Path.of("..", "spec", "golden", "1.0", "dictionary.riffle").toString();
+    JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", old, "--json").out());
+    assertThat(info.get("formatVersion").asText()).isEqualTo("1.0");
+    for (JsonNode c : info.get("columns")) {
+      assertThat(c.get("hasStats").asBoolean()).isFalse();
+      assertThat(c.has("stats")).isFalse();
+    }
+    String path = java.nio.file.Path.of("..", "spec", "golden", "dictionary.riffle").toString();
+    info = Json.MAPPER.readTree(Cli.ok("inspect", path, "--json").out());
+    JsonNode category = info.get("columns").get(0).get("stats").get("category");
+    assertThat(category.get("codesPresent").asInt()).isEqualTo(37);
+    assertThat(category.has("min")).isFalse();
   }
 
   /** --records counts records by encoding: sparse rows (ids + random floats) pack, vectors not. */

@@ -5,10 +5,11 @@ package dev.riffle.format;
  * stored column, read in one piece when the column is first used.
  *
  * <pre>
- * u32 pageCount | u32 flags (bit0: dictionary section present)
+ * u32 pageCount | u32 flags (bit0: dictionary section present, bit1: statistics section present)
  * page entry[pageCount], PageEntryLayout.ENTRY_BYTES each (see PageEntryLayout)
  * index[pageCount]: indexLength bytes each, in page order (an Elias-Fano sequence, see below)
  * dictionary section (if flagged): u32 count, then count × (varint length, value record)
+ * statistics section (if flagged; every block of a 1.4 file): see PageStatsLayout
  * u32 crc32c of all bytes of the block before it
  * </pre>
  *
@@ -20,6 +21,12 @@ public final class ColumnLayout {
 
   public static final int HEADER_BYTES = 8;
   public static final int FLAG_DICTIONARY = 1;
+
+  /**
+   * Flag bit (format 1.4): the block ends with a statistics section ({@link PageStatsLayout}). Set
+   * on every column block of a 1.4 file; reserved in 1.0.
+   */
+  public static final int FLAG_STATS = 2;
 
   /** Narrow values and small records packed into self-contained 4 KiB sectors. */
   public static final int LAYOUT_SECTORS = 1;

@@ -255,6 +255,85 @@ class SpecTablesTest {
   }
 
   @Test
+  void columnBlockFlags() {
+    Map<String, Row> t = table("### 4.1 Block");
+    assertThat(t.get("pageCount").offset()).isZero();
+    assertThat(t.get("flags").offset()).isEqualTo(4);
+    assertThat(t.get("flags").offset() + t.get("flags").size())
+        .isEqualTo(ColumnLayout.HEADER_BYTES);
+    assertThat(t.get("flags").meaning())
+        .startsWith(
+            "bit " + Integer.numberOfTrailingZeros(ColumnLayout.FLAG_DICTIONARY) + " `DICTIONARY`")
+        .contains(
+            "Bit " + Integer.numberOfTrailingZeros(ColumnLayout.FLAG_STATS) + " `STATS` (1.4)");
+  }
+
+  @Test
+  void statisticsEntry() {
+    Map<String, Row> t = table("### 4.5 Statistics section");
+    assertThat(t.keySet()).containsExactly("nullCount", "flags");
+    assertThat(t.get("nullCount").offset()).isEqualTo(PageStatsLayout.NULL_COUNT_OFFSET);
+    assertThat(t.get("nullCount").size()).isEqualTo(4);
+    Row flags = t.get("flags");
+    assertThat(flags.offset()).isEqualTo(PageStatsLayout.FLAGS_OFFSET);
+    assertThat(flags.offset() + flags.size()).isEqualTo(PageStatsLayout.MIN_OFFSET);
+    assertThat(flags.meaning())
+        .startsWith("bit " + bit(PageStatsLayout.FLAG_RANGE) + " `RANGE`")
+        .contains("Bit " + bit(PageStatsLayout.FLAG_NAN) + " `NAN`")
+        .contains("Bit " + bit(PageStatsLayout.FLAG_MIN_PREFIX) + " `MIN_PREFIX`")
+        .contains("Bit " + bit(PageStatsLayout.FLAG_MAX_PREFIX) + " `MAX_PREFIX`")
+        .contains("first " + PageStatsLayout.MAX_VALUE_BYTES + " bytes");
+    assertThat(lines)
+        .contains("| 4 | statsLength | `u32`, bytes of the entries (everything above) |")
+        .contains("| 4 | statsCrc32c | CRC32C of the entries and `statsLength` |");
+    assertThat(PageStatsLayout.TRAILER_BYTES).isEqualTo(8);
+    String doc = String.join("\n", lines);
+    assertThat(doc)
+        .contains("| dictionary-encoded, `count ≤ " + PageStatsLayout.MAX_BITMAP_CODES + "` |")
+        .contains("| dictionary-encoded, `count > " + PageStatsLayout.MAX_BITMAP_CODES + "` |");
+    // The examples, byte for byte.
+    PageStatsLayout.Kind i32 = new PageStatsLayout.Kind(PageStatsLayout.Order.SIGNED, 4, 0);
+    byte[] b =
+        entry(
+            i32,
+            new PageStatsLayout.Entry(
+                3,
+                PageStatsLayout.FLAG_RANGE,
+                new byte[] {(byte) 0xFB, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF},
+                new byte[] {0x2C, 0x03, 0, 0},
+                null));
+    assertThat(field(b, t.get("nullCount"))).isEqualTo(3);
+    assertThat(field(b, flags)).isEqualTo(PageStatsLayout.FLAG_RANGE);
+    assertThat(doc).contains("has the entry `" + spaced(b, 4, 1, 4, 4) + "` (13 bytes)");
+    PageStatsLayout.Kind codes = PageStatsLayout.Kind.codes(10);
+    byte[] c = entry(codes, new PageStatsLayout.Entry(0, 0, null, null, new byte[] {9, 2}));
+    assertThat(doc).contains("no nulls: `" + spaced(c, 4, 1, 2) + "`");
+  }
+
+  private static int bit(int flag) {
+    return Integer.numberOfTrailingZeros(flag);
+  }
+
+  private static byte[] entry(PageStatsLayout.Kind kind, PageStatsLayout.Entry e) {
+    ByteSink out = new ByteSink();
+    PageStatsLayout.write(out, kind, e);
+    return out.toByteArray();
+  }
+
+  /** Bytes in upper-case hex, the groups of the given sizes separated by " | ". */
+  private static String spaced(byte[] b, int... groups) {
+    HexFormat hex = HexFormat.ofDelimiter(" ").withUpperCase();
+    List<String> parts = new java.util.ArrayList<>();
+    int at = 0;
+    for (int g : groups) {
+      parts.add(hex.formatHex(b, at, at + g));
+      at += g;
+    }
+    assertThat(at).isEqualTo(b.length);
+    return String.join(" | ", parts);
+  }
+
+  @Test
   void sectorHeader() {
     Map<String, Row> t = table("### 5.1 SECTORS");
     assertThat(t.get("rowCount n").offset()).isEqualTo(SectorLayout.ROW_COUNT_OFFSET);

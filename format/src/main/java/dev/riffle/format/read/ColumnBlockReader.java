@@ -5,14 +5,18 @@ import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.PageEntryLayout.PageEntry;
+import dev.riffle.format.PageStatsLayout;
 import dev.riffle.format.RecordInput;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.ValueCodec;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.StatsKinds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -20,13 +24,16 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Parses a column block (FORMAT.md §4, {@link dev.riffle.format.ColumnLayout}): its page entries,
- * the search index of each page, and the dictionary section, checking each against the others and
- * against the file, into a {@link ColumnReader}.
+ * the search index of each page, the dictionary section and the statistics section (format 1.4),
+ * checking each against the others and against the file, into a {@link ColumnReader}.
  */
 final class ColumnBlockReader {
   private ColumnBlockReader() {}
 
-  /** Parses a column block; {@code block} holds exactly its bytes, read from {@code offset}. */
+  /**
+   * Parses a column block; {@code block} holds exactly its bytes, read from {@code offset}. In a
+   * file with record CRCs (1.4) every block has a statistics section, which came with them.
+   */
   static ColumnReader load(
       int index,
       ColumnSpec spec,
@@ -56,16 +63,37 @@ final class ColumnBlockReader {
           offset + length - 4,
           "column block checksum mismatch for column '" + spec.name() + "'");
     }
-    RecordInput in = new RecordInput(resource).reset(block, block.position(), length - 4, offset);
+    boolean statsVersion = recordCrcs;
+    int base = block.position();
+    int flags = block.getInt(base + 4);
+    int known = ColumnLayout.FLAG_DICTIONARY | (statsVersion ? ColumnLayout.FLAG_STATS : 0);
+    if ((flags & ~known) != 0) {
+      throw new CorruptFileException(resource, offset + 4, "unknown column flags " + flags);
+    }
+    if (statsVersion && (flags & ColumnLayout.FLAG_STATS) == 0) {
+      throw new CorruptFileException(
+          resource, offset + 4, "column '" + spec.name() + "' has no statistics section");
+    }
+    boolean hasStats = (flags & ColumnLayout.FLAG_STATS) != 0;
+    // The statistics section's own checksum first, so that damage there reads as such.
+    int statsLength =
+        hasStats
+            ? PageStatsLayout.checkTrailer(
+                block,
+                base + ColumnLayout.HEADER_BYTES,
+                base + length - 4,
+                offset - base,
+                resource,
+                spec.name())
+            : 0;
+    int end = length - 4 - (hasStats ? PageStatsLayout.TRAILER_BYTES : 0);
+    RecordInput in = new RecordInput(resource).reset(block, base, end, offset);
     int pageCount = in.i32();
-    int flags = in.i32();
+    in.i32(); // flags, checked above
     if (pageCount != expectPages
         || pageCount < 0
         || (long) pageCount * PageEntryLayout.ENTRY_BYTES > in.remaining()) {
       throw in.corrupt("bad page count " + pageCount);
-    }
-    if ((flags & ~ColumnLayout.FLAG_DICTIONARY) != 0) {
-      throw in.corrupt("unknown column flags " + flags);
     }
     boolean dictionaryField = !spec.group() && schema.isDictionary(spec.fields().get(0));
     if (((flags & ColumnLayout.FLAG_DICTIONARY) != 0) != dictionaryField) {
@@ -85,7 +113,7 @@ final class ColumnBlockReader {
       throw in.corrupt(
           "column '" + spec.name() + "' pages cover " + nextRow + " rows, file has " + rowCount);
     }
-    PageInfo[] pages = new PageInfo[pageCount];
+    EliasFano[] indexes = new EliasFano[pageCount];
     for (int p = 0; p < pageCount; p++) {
       PageEntry e = entries[p];
       EliasFano ef = null;
@@ -102,31 +130,94 @@ final class ColumnBlockReader {
       } else if (e.indexLength() != 0) {
         throw new CorruptFileException(resource, indexAt, "fixed-slot page with an index");
       }
-      pages[p] =
-          new PageInfo(
-              e.offset(),
-              e.byteLength(),
-              e.firstRow(),
-              e.rowCount(),
-              e.layout(),
-              e.flags(),
-              e.crc32c(),
-              e.slotWidth(),
-              ef);
+      indexes[p] = ef;
     }
     FieldVector dictionary = null;
     if (dictionaryField) {
       dictionary = readDictionary(in, schema, spec, allocator);
     }
-    if (in.remaining() != 0) {
-      if (dictionary != null) {
+    boolean ok = false;
+    try {
+      List<List<PageStats>> stats = null;
+      if (hasStats) {
+        if (in.remaining() != statsLength) {
+          throw in.corrupt(
+              "statistics section of "
+                  + statsLength
+                  + " bytes where "
+                  + in.remaining()
+                  + " bytes remain");
+        }
+        stats = readStats(in, schema, spec, entries, dictionary);
+      }
+      if (in.remaining() != 0) {
+        throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
+      }
+      PageInfo[] pages = new PageInfo[pageCount];
+      for (int p = 0; p < pageCount; p++) {
+        PageEntry e = entries[p];
+        pages[p] =
+            new PageInfo(
+                e.offset(),
+                e.byteLength(),
+                e.firstRow(),
+                e.rowCount(),
+                e.layout(),
+                e.flags(),
+                e.crc32c(),
+                e.slotWidth(),
+                indexes[p],
+                stats == null ? List.of() : stats.get(p));
+      }
+      // Record CRCs and packed float lists came together, in 1.4.
+      ColumnReader reader =
+          new ColumnReader(
+              index, spec, pages, resource, schema, dictionary, length, dataBytes, recordCrcs);
+      ok = true;
+      return reader;
+    } finally {
+      if (!ok && dictionary != null) {
         dictionary.close();
       }
-      throw in.corrupt("column block has " + in.remaining() + " unexpected trailing bytes");
     }
-    // Record CRCs and packed float lists came together, in 1.4.
-    return new ColumnReader(
-        index, spec, pages, resource, schema, dictionary, length, dataBytes, recordCrcs);
+  }
+
+  /**
+   * The statistics section's entries (FORMAT.md §4.5), each checked by {@link
+   * PageStatsLayout#read}: per page, one per field of the column.
+   */
+  private static List<List<PageStats>> readStats(
+      RecordInput in,
+      RiffleSchema schema,
+      ColumnSpec spec,
+      PageEntry[] entries,
+      FieldVector dictionary)
+      throws CorruptFileException {
+    int m = spec.fields().size();
+    Field[] fields = new Field[m];
+    PageStatsLayout.Kind[] kinds = new PageStatsLayout.Kind[m];
+    for (int k = 0; k < m; k++) {
+      fields[k] = schema.fields().get(spec.fields().get(k));
+      kinds[k] =
+          fields[k].getDictionary() == null
+              ? StatsKinds.of(fields[k])
+              : PageStatsLayout.Kind.codes(dictionary.getValueCount());
+    }
+    List<List<PageStats>> out = new ArrayList<>(entries.length);
+    for (int p = 0; p < entries.length; p++) {
+      PageEntry e = entries[p];
+      List<PageStats> page = new ArrayList<>(m);
+      for (int k = 0; k < m; k++) {
+        String what =
+            "page " + p + " of column '" + spec.name() + "', field '" + fields[k].getName() + "'";
+        // A group's rows are never null as a whole: HAS_NULLS says nothing about its fields.
+        Boolean hasNulls = spec.group() ? null : e.hasNulls();
+        PageStatsLayout.Entry s = PageStatsLayout.read(in, kinds[k], e.rowCount(), hasNulls, what);
+        page.add(PageStats.of(fields[k], kinds[k], e.rowCount(), s));
+      }
+      out.add(List.copyOf(page));
+    }
+    return out;
   }
 
   private static void checkIndex(EliasFano ef, PageEntry e, String resource, long at)

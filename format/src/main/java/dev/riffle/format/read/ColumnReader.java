@@ -54,6 +54,9 @@ final class ColumnReader implements AutoCloseable {
     for (int p = 0; p < pages.length; p++) {
       pageFirstRows[p] = pages[p].firstRow();
       ram += pages[p].index() == null ? 0 : pages[p].index().ramBytes();
+      for (PageStats st : pages[p].stats()) {
+        ram += st.ramBytes();
+      }
     }
     if (dictionary != null) {
       ram += dictionary.getBufferSize();

@@ -551,28 +551,39 @@ public final class FileReader implements AutoCloseable {
 
   /** Iterates over all rows in order, {@code batchRows} at a time, verifying page checksums. */
   public ScanCursor scan(List<String> fields, int batchRows) throws IOException {
-    return scan(fields, batchRows, 0, rowCount);
+    return scan(fields, batchRows, RowRanges.all(rowCount));
   }
 
   /**
    * Iterates over rows {@code [startRow, endRow)} in order, {@code batchRows} at a time, reading
    * only the pages that hold them, each whole and checksummed (the sequential page path of a whole
-   * scan, for a part of a file: a partition, or the rows of a dataset view in this file).
+   * scan, for a part of a file: a partition, or the rows of a dataset view in this file); {@link
+   * ScanCursor#select} narrows it to some of those rows.
    *
    * @throws IllegalArgumentException unless {@code 0 ≤ startRow ≤ endRow ≤ rowCount()}
    */
   public ScanCursor scan(List<String> fields, int batchRows, long startRow, long endRow)
       throws IOException {
+    return scan(fields, batchRows, RowRanges.of(startRow, endRow));
+  }
+
+  /**
+   * Iterates over the given rows in order, reading only the pages that hold them, each whole and
+   * checksummed, as {@link #scan(List, int)} does; a batch holds rows of one range only ({@link
+   * ScanCursor#batchFirstRow()} says which). With {@link #candidateRows}, a scan of only the pages
+   * a filter cannot exclude.
+   *
+   * @throws IllegalArgumentException if a range reaches past the last row
+   */
+  public ScanCursor scan(List<String> fields, int batchRows, RowRanges rows) throws IOException {
     if (batchRows < 1) {
       throw new IllegalArgumentException("batch rows must be at least 1");
     }
-    if (startRow < 0 || startRow > endRow || endRow > rowCount) {
+    if (!rows.isEmpty() && rows.end(rows.count() - 1) > rowCount) {
       throw new IllegalArgumentException(
-          "rows ["
-              + startRow
-              + ", "
-              + endRow
-              + ") are not a range of "
+          "rows "
+              + rows
+              + " reach past the end of "
               + resource
               + ", which has "
               + rowCount
@@ -588,7 +599,42 @@ public final class FileReader implements AutoCloseable {
     for (int c = 0; c < cols.length; c++) {
       readers[c] = column(cols[c]);
     }
-    return new ScanCursor(this, names, readers, batchRows, startRow, endRow);
+    return new ScanCursor(this, names, readers, batchRows, rows);
+  }
+
+  /**
+   * The statistics of each page of the column holding {@code field} (FORMAT.md §4.5), in page
+   * order; empty for a file without statistics (format 1.0). Loads the column's metadata.
+   *
+   * @throws IllegalArgumentException for an unknown field
+   */
+  public List<PageStats> pageStats(String field) throws IOException {
+    ColumnReader col = columnOfField(field);
+    int k = col.spec.fields().indexOf(schema.fieldIndex(field));
+    List<PageStats> out = new ArrayList<>(col.pages.length);
+    for (PageInfo p : col.pages) {
+      if (p.stats().isEmpty()) {
+        return List.of();
+      }
+      out.add(p.stats().get(k));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The rows of the pages that {@code filter} cannot exclude by their statistics (all rows of a
+   * file without them); loads the metadata of the filter's columns, reads no page. Empty: the file
+   * holds no matching row.
+   *
+   * @throws IllegalArgumentException for an unknown field or a literal the field cannot compare
+   */
+  public RowRanges candidateRows(PageFilter filter) throws IOException {
+    return filter.rows(this);
+  }
+
+  /** The loaded column holding top-level field {@code name}. */
+  ColumnReader columnOfField(String name) throws IOException {
+    return column(schema.columnOf(resolve(List.of(name))[0]));
   }
 
   /**

@@ -3,12 +3,16 @@ package dev.riffle.format.read;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.PageEntryLayout;
 import dev.riffle.format.encoding.EliasFano;
+import java.util.List;
 
 /**
- * One page of a column as described in its column block, with its in-memory search index.
+ * One page of a column as described in its column block, with its in-memory search index and its
+ * statistics.
  *
  * @param index SECTORS: first row of each sector (page-relative); ZIP_VAR: record offsets; else
  *     null
+ * @param stats the page's statistics, one per field of the column in column order (FORMAT.md §4.5);
+ *     empty in a file without statistics (format 1.0)
  */
 public record PageInfo(
     long offset,
@@ -19,7 +23,8 @@ public record PageInfo(
     int flags,
     int crc32c,
     int slotWidth,
-    EliasFano index) {
+    EliasFano index,
+    List<PageStats> stats) {
 
   public boolean hasNulls() {
     return (flags & PageEntryLayout.FLAG_HAS_NULLS) != 0;

@@ -10,12 +10,14 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Sequential batches over a file, or over a range of its rows. Each page is read whole, once, and
- * its checksum verified before any row of it is returned; a range reads only the pages that hold
- * its rows (its first and last page whole, rows outside the range decoded from them not). With a
- * {@link #select selection}, the pages of the range are still all read and verified in order (up to
- * the one that holds the last selected row), but only the selected rows are decoded, into batches
- * of up to {@code batchRows} of them. Not thread-safe; close the batches it returns.
+ * Sequential batches over a file, or over some ranges of its rows ({@link FileReader#scan(List,
+ * int, RowRanges)}: then only the pages holding those rows are read, read-ahead included, the first
+ * and last page of a range whole, rows outside the ranges decoded from them not; no batch spans two
+ * ranges). Each page is read whole, once, and its checksum verified before any row of it is
+ * returned. With a {@link #select selection}, the pages of the ranges are still all read and
+ * verified in order (up to the one that holds the last selected row), but only the selected rows
+ * are decoded, into batches of up to {@code batchRows} of them, each within one range. Not
+ * thread-safe; close the batches it returns.
  *
  * <p>Reads: consecutive pages of a wide column (by default {@value #WIDE_ROW_BYTES} bytes per row
  * or more) that lie next to each other in the file (at most {@value #MAX_GAP} bytes apart) are read
@@ -135,16 +137,22 @@ public final class ScanCursor implements AutoCloseable {
   /** The size reads aim at: {@link #readBytes}, less for a scan of many columns. */
   private long readTarget;
 
-  /** The end (exclusive) of the rows scanned. */
-  private final long endRow;
+  /** The rows scanned. */
+  private final RowRanges ranges;
 
-  /** Per column, the page holding the last row scanned (-1 if none): no read goes past it. */
-  private final int[] lastPage;
+  /** The range of {@link #ranges} that {@link #nextRow} lies in (or lay in, before a skip). */
+  private int range;
 
   /**
-   * Per column, the first page not yet loaded: with a selection, pages between the runs of selected
-   * rows are loaded (read and checksummed) too, so that a scan reads its range's pages the same way
-   * whatever it selects.
+   * Per column, for each page {@code p}, the first page at or after {@code p} that holds a scanned
+   * row ({@code pages.length} if none): reads never touch the pages in between.
+   */
+  private final int[][] nextNeeded;
+
+  /**
+   * Per column, the first page not yet loaded: with a selection, the pages of the ranges between
+   * the runs of selected rows are loaded (read and checksummed) too, so that a scan reads its
+   * ranges' pages the same way whatever it selects.
    */
   private final int[] nextPage;
 
@@ -155,29 +163,28 @@ public final class ScanCursor implements AutoCloseable {
   private long[] runs = new long[3 * 16];
 
   private long nextRow;
+  private long batchFirstRow = -1;
   private boolean closed;
 
-  /** Scans rows [startRow, endRow), which the caller has checked lie in the file. */
+  /** Scans {@code ranges}, which the caller has checked lie in the file. */
   @SuppressWarnings("unchecked")
   ScanCursor(
       FileReader reader,
       List<String> fields,
       ColumnReader[] columns,
       int batchRows,
-      long startRow,
-      long endRow) {
+      RowRanges ranges) {
     this.reader = reader;
     this.fields = fields;
     this.columns = columns;
     this.batchRows = batchRows;
-    this.nextRow = startRow;
-    this.endRow = endRow;
-    this.lastPage = new int[columns.length];
-    this.nextPage = new int[columns.length];
+    this.ranges = ranges;
+    this.nextRow = ranges.isEmpty() ? 0 : ranges.start(0);
+    this.nextNeeded = new int[columns.length][];
     for (int c = 0; c < columns.length; c++) {
-      lastPage[c] = endRow > startRow ? columns[c].pageOf(endRow - 1) : -1;
-      nextPage[c] = endRow > startRow ? columns[c].pageOf(startRow) : 0;
+      nextNeeded[c] = neededPages(columns[c].pages, ranges);
     }
+    this.nextPage = new int[columns.length];
     this.loadedPage = new int[columns.length];
     java.util.Arrays.fill(loadedPage, -1);
     this.pageBuffers = new ByteBuffer[columns.length];
@@ -200,6 +207,22 @@ public final class ScanCursor implements AutoCloseable {
       coalesce[c] = bytes >= WIDE_ROW_BYTES * Math.max(1, rows);
     }
     this.pooledBytes = pooledBytes();
+  }
+
+  /** For each page, the first page at or after it that holds a row of {@code rows}. */
+  private static int[] neededPages(PageInfo[] pages, RowRanges rows) {
+    int[] next = new int[pages.length + 1];
+    next[pages.length] = pages.length;
+    int r = rows.count() - 1;
+    for (int p = pages.length - 1; p >= 0; p--) {
+      long start = pages[p].firstRow();
+      long end = start + pages[p].rowCount();
+      while (r >= 0 && rows.start(r) >= end) {
+        r--;
+      }
+      next[p] = r >= 0 && rows.end(r) > start ? p : next[p + 1];
+    }
+    return next;
   }
 
   /**
@@ -275,15 +298,24 @@ public final class ScanCursor implements AutoCloseable {
   }
 
   /**
-   * Returns only the selected rows of the range from now on, up to {@code batchRows} of them per
-   * batch; the pages of the range are still all read and verified, up to the one that holds the
-   * last selected row. Call it before the first batch.
+   * Returns only the selected rows of the ranges from now on, up to {@code batchRows} of them per
+   * batch, a batch within one range; the pages of the ranges are still all read and verified, up to
+   * the one that holds the last selected row. Call it before the first batch.
    *
    * @return this cursor
    */
   public ScanCursor select(RowSelection rows) {
     this.selection = rows;
     return this;
+  }
+
+  /**
+   * The row number of the first row of the batch {@link #next()} returned last (-1 before the
+   * first): batches of a scan of row ranges hold consecutive rows of one range; with a selection,
+   * the batch's first selected row (its other rows are later selected rows of the same range).
+   */
+  public long batchFirstRow() {
+    return batchFirstRow;
   }
 
   /** The next batch, or null after the last row. */
@@ -296,7 +328,7 @@ public final class ScanCursor implements AutoCloseable {
       release();
       return null;
     }
-    int n = (int) (runs[3 * runCount - 2] + runs[3 * runCount - 1]);
+    int n = (int) (runs[3 * runCount - 1] + runs[3 * runCount - 2]);
     VectorSchemaRoot root = null;
     try {
       // First the pages of the batch, so that wide rows can be measured and every result buffer
@@ -330,6 +362,7 @@ public final class ScanCursor implements AutoCloseable {
         }
       }
       reader.finishBatch(root, n, fields.size());
+      batchFirstRow = runs[0];
       nextRow = runs[3 * runCount - 3] + runs[3 * runCount - 2];
       recycle(retired);
       return root;
@@ -361,13 +394,26 @@ public final class ScanCursor implements AutoCloseable {
 
   /**
    * The runs of rows of the next batch into {@link #runs} (start, length, output row each), at most
-   * {@code batchRows} rows in all: the next rows of the range, or with a selection its next
-   * selected ones; returns how many runs (0 at the end).
+   * {@code batchRows} rows in all, within one range: the next rows of the ranges, or with a
+   * selection their next selected ones; returns how many runs (0 at the end).
    */
   private int nextRuns() {
-    if (nextRow >= endRow) {
-      return 0;
+    while (range < ranges.count()) {
+      long end = ranges.end(range);
+      int count = nextRow < end ? runsBefore(end) : 0;
+      if (count > 0) {
+        return count;
+      }
+      range++;
+      if (range < ranges.count()) {
+        nextRow = ranges.start(range);
+      }
     }
+    return 0;
+  }
+
+  /** {@link #nextRuns()} within the current range, which ends at {@code endRow}. */
+  private int runsBefore(long endRow) {
     if (selection == null) {
       runs[0] = nextRow;
       runs[1] = Math.min(batchRows, endRow - nextRow);
@@ -421,9 +467,10 @@ public final class ScanCursor implements AutoCloseable {
       if (loadedPage[c] != p) {
         pageBuffers[c] = null;
         loadedPage[c] = -1;
-        // Pages that hold no selected row are read and verified all the same, in order.
-        while (nextPage[c] < p) {
-          load(c, nextPage[c]++, retired);
+        // Pages of the ranges that hold no selected row are read and verified all the same, in
+        // order; pages outside the ranges are not.
+        for (int q = nextNeeded[c][nextPage[c]]; q < p; q = nextNeeded[c][q + 1]) {
+          load(c, q, retired);
         }
         pageBuffers[c] = load(c, p, retired);
         loadedPage[c] = p;
@@ -541,7 +588,7 @@ public final class ScanCursor implements AutoCloseable {
     long start = pages[first].offset();
     long end = start + pages[first].byteLength();
     int last = first;
-    while (coalesce[c] && last + 1 <= lastPage[c]) {
+    while (coalesce[c] && last + 1 < pages.length && nextNeeded[c][last + 1] == last + 1) {
       PageInfo q = pages[last + 1];
       long gap = q.offset() - end;
       if (gap < 0 || gap > MAX_GAP || q.offset() + q.byteLength() - start > readTarget) {
@@ -560,13 +607,13 @@ public final class ScanCursor implements AutoCloseable {
     }
     ColumnReader col = columns[c];
     ArrayDeque<PageFetch> queue = ahead[c];
-    int next = (queue.isEmpty() ? current[c] : queue.peekLast()).last + 1;
+    int next = nextNeeded[c][(queue.isEmpty() ? current[c] : queue.peekLast()).last + 1];
     int depth = coalesce[c] || explicit ? aheadReads : DEFAULT_AHEAD_PAGES;
-    while (queue.size() < depth && next <= lastPage[c]) {
+    while (queue.size() < depth && next < col.pages.length) {
       PageFetch f = fetch(c, next);
       queue.addLast(f);
       ReadAheadPool.submit(f);
-      next = f.last + 1;
+      next = nextNeeded[c][f.last + 1];
     }
   }
 }

@@ -3,12 +3,14 @@ package dev.riffle.format.write;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.PageEntryLayout;
+import dev.riffle.format.PageStatsLayout;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.encoding.ByteSplit;
 import dev.riffle.format.encoding.Codecs;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.encoding.LongList;
 import dev.riffle.format.encoding.PageRows;
+import dev.riffle.format.encoding.PageStatsCollector;
 import dev.riffle.format.encoding.RecordPacker;
 import dev.riffle.format.encoding.SectorEncoder;
 import dev.riffle.format.encoding.StructCodec;
@@ -16,6 +18,7 @@ import dev.riffle.format.encoding.ValueCodec;
 import dev.riffle.format.encoding.ZipEncoder;
 import dev.riffle.format.schema.ColumnSpec;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.StatsKinds;
 import dev.riffle.format.schema.TypeSupport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,7 +33,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Buffers one stored column's records for a page, flushes pages in the layout {@link PagePolicy}
- * picks, and finally writes the column block that describes them.
+ * picks, gathers each page's statistics as its rows arrive, and finally writes the column block
+ * that describes them.
  */
 final class ColumnWriter {
   private final ColumnSpec spec;
@@ -54,6 +58,12 @@ final class ColumnWriter {
 
   /** Packs the integer lists of ZIP_VAR records (format 1.3), null if this column never does. */
   private final RecordPacker packer;
+
+  /** Page statistics per field of the column, in column order (FORMAT.md §4.5). */
+  private final PageStatsCollector[] stats;
+
+  /** The statistics kinds of {@link #stats}; null for a dictionary field (known at the end). */
+  private final PageStatsLayout.Kind[] statsKinds;
 
   private final PageRows rows = new PageRows();
   private final ByteSink page = new ByteSink(64 * 1024);
@@ -84,6 +94,16 @@ final class ColumnWriter {
     this.pageBytes = pageBytes;
     this.zstdLevel = zstdLevel;
     this.sectorZstdLevel = sectorZstd ? zstdLevel : 0;
+    int m = spec.fields().size();
+    stats = new PageStatsCollector[m];
+    statsKinds = new PageStatsLayout.Kind[m];
+    for (int k = 0; k < m; k++) {
+      Field f = schema.fields().get(spec.fields().get(k));
+      statsKinds[k] = f.getDictionary() == null ? StatsKinds.of(f) : null;
+      stats[k] =
+          new PageStatsCollector(
+              statsKinds[k] != null ? statsKinds[k] : PageStatsLayout.Kind.codes(0));
+    }
     if (spec.group()) {
       group = Codecs.forGroup(schema, spec);
       codec = null;
@@ -169,6 +189,14 @@ final class ColumnWriter {
       ByteSink out = rows.beginValid();
       group.encode(vectors, i, out);
       rows.endValid();
+      for (int k = 0; k < stats.length; k++) {
+        FieldVector g = vectors.get(k);
+        if (g.isNull(i)) {
+          stats[k].addNull();
+        } else {
+          stats[k].add(g, i);
+        }
+      }
       return;
     }
     FieldVector v = vectors.get(0);
@@ -176,9 +204,11 @@ final class ColumnWriter {
       int code = dictionary.code((BaseIntVector) v, i);
       if (code < 0) {
         rows.addNull();
+        stats[0].addNull();
       } else {
         rows.beginValid().putLongBytes(code, width);
         rows.endValid();
+        stats[0].addCode(code);
       }
       return;
     }
@@ -188,10 +218,12 @@ final class ColumnWriter {
             "field '" + spec.name() + "' is not nullable but row " + i + " of the batch is null");
       }
       rows.addNull();
+      stats[0].addNull();
       return;
     }
     codec.encode(v, i, rows.beginValid(), true);
     rows.endValid();
+    stats[0].add(v, i);
   }
 
   boolean pageFull() {
@@ -264,6 +296,9 @@ final class ColumnWriter {
             (int) crc.getValue(),
             slotWidth,
             indexLength));
+    for (PageStatsCollector s : stats) {
+      s.finishPage();
+    }
     pageCount++;
     firstRow += rows.rowCount();
     dataBytes += page.length();
@@ -282,7 +317,7 @@ final class ColumnWriter {
   byte[] block() {
     ByteSink b = new ByteSink(ColumnLayout.HEADER_BYTES + entries.length() + indexes.length() + 64);
     b.putInt(pageCount);
-    b.putInt(dictionary != null ? ColumnLayout.FLAG_DICTIONARY : 0);
+    b.putInt(ColumnLayout.FLAG_STATS | (dictionary != null ? ColumnLayout.FLAG_DICTIONARY : 0));
     b.put(entries.array(), 0, entries.length());
     b.put(indexes.array(), 0, indexes.length());
     if (dictionary != null) {
@@ -293,6 +328,19 @@ final class ColumnWriter {
         b.put(v, 0, v.length);
       }
     }
+    PageStatsLayout.Kind[] kinds = statsKinds.clone();
+    for (int k = 0; k < kinds.length; k++) {
+      if (kinds[k] == null) {
+        kinds[k] = PageStatsLayout.Kind.codes(dictionary.values().size());
+      }
+    }
+    int statsStart = b.length();
+    for (int p = 0; p < pageCount; p++) {
+      for (int k = 0; k < stats.length; k++) {
+        PageStatsLayout.write(b, kinds[k], stats[k].entry(p, kinds[k]));
+      }
+    }
+    PageStatsLayout.writeTrailer(b, statsStart);
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, b.length());
     b.putInt((int) crc.getValue());

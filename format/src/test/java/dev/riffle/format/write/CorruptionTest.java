@@ -14,12 +14,16 @@ import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.FooterLayout;
 import dev.riffle.format.PageEntryLayout;
+import dev.riffle.format.PageStatsLayout;
 import dev.riffle.format.UnsupportedVersionException;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.encoding.EliasFano;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.read.PageInfo;
+import dev.riffle.format.read.PageStats;
+import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.Seed;
@@ -577,8 +581,15 @@ class CorruptionTest {
           .hasMessageContaining("offset 8")
           .hasMessageContaining(found);
     }
-    // The supported version itself still reads.
-    assertThat(openAndRead(withVersion(valid, 1, 0, true), "v1.riffle")).isNull();
+    // The supported versions themselves still read: 1.4 as written, 1.0 as a 1.0 writer wrote it.
+    assertThat(openAndRead(valid, "v14.riffle")).isNull();
+    byte[] old =
+        Files.readAllBytes(GoldenFilesTest.GOLDEN.resolve("1.0").resolve("sectors-for-int.riffle"));
+    assertThat(openAndRead(old, "v10.riffle")).isNull();
+    // A 1.4 file relabelled 1.0 is not a 1.0 file: its column blocks carry statistics (1.4).
+    assertThat(openAndRead(withVersion(valid, 1, 0, true), "v1.riffle"))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("unknown column flags");
   }
 
   private Throwable openAndRead(byte[] bytes, String name) {
@@ -928,6 +939,24 @@ class CorruptionTest {
     }
     o.described(info, pages.toString());
     o.dictionaries(r, r.dictionaries());
+    // Page statistics (1.4) and the filters they answer: damage reaches their checks too.
+    for (Field f : r.schema().fields()) {
+      List<PageStats> stats = r.pageStats(f.getName());
+      for (PageStats s : stats) {
+        s.toString();
+      }
+      RowRanges nulls = r.candidateRows(PageFilter.isNull(f.getName()));
+      if (!stats.isEmpty() && nulls.rowCount() > rowCountOf(stats)) {
+        throw new AssertionError("null filter keeps more rows than the pages hold");
+      }
+      PageStats first = stats.isEmpty() ? null : stats.get(0);
+      if (first != null && first.hasMinMax() && !first.minIsPrefix() && first.min() != null) {
+        Object min = first.min();
+        if (!(min instanceof Integer)) { // a code range, not a value
+          r.candidateRows(PageFilter.le(f.getName(), min));
+        }
+      }
+    }
     long rowCount = r.rowCount();
     boolean keep = rowCount <= MAX_TAKE_ROWS;
     List<VectorSchemaRoot> scanned = new ArrayList<>();
@@ -992,6 +1021,14 @@ class CorruptionTest {
     } finally {
       scanned.forEach(VectorSchemaRoot::close);
     }
+  }
+
+  private static long rowCountOf(List<PageStats> stats) {
+    long n = 0;
+    for (PageStats s : stats) {
+      n += s.rowCount();
+    }
+    return n;
   }
 
   static String pageString(PageInfo p) {
@@ -1339,8 +1376,9 @@ class CorruptionTest {
 
   /**
    * Recomputes, where the framing allows, every checksum of a (damaged) file: sector CRCs, page
-   * CRCs in the page entries, column block CRCs, schema and directory CRCs, and the footer CRC. A
-   * valid file is left unchanged. Never throws, whatever the bytes.
+   * CRCs in the page entries, statistics section CRCs (1.4), column block CRCs, schema and
+   * directory CRCs, and the footer CRC. A valid file is left unchanged. Never throws, whatever the
+   * bytes.
    */
   static void repairChecksums(byte[] b) {
     int len = b.length;
@@ -1410,7 +1448,25 @@ class CorruptionTest {
         buf.putInt(e + 32, crc(buf, (int) offset, (int) bytes));
       }
     }
+    repairStats(buf, at, length);
     buf.putInt(at + length - 4, crc(buf, at, length - 4));
+  }
+
+  /**
+   * Recomputes the CRC of a block's statistics section (FORMAT.md §4.5), found from the block's end
+   * by its length, if the block says it has one and the length fits.
+   */
+  static void repairStats(ByteBuffer buf, int at, int length) {
+    if (length < ColumnLayout.HEADER_BYTES + PageStatsLayout.TRAILER_BYTES + 4
+        || (buf.getInt(at + 4) & ColumnLayout.FLAG_STATS) == 0) {
+      return;
+    }
+    int trailer = at + length - 4 - PageStatsLayout.TRAILER_BYTES;
+    long statsLength = buf.getInt(trailer) & 0xFFFFFFFFL;
+    if (statsLength <= trailer - at - ColumnLayout.HEADER_BYTES) {
+      int start = trailer - (int) statsLength;
+      buf.putInt(trailer + 4, crc(buf, start, (int) statsLength + 4));
+    }
   }
 
   /**

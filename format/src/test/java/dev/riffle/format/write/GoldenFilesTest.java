@@ -8,6 +8,7 @@ import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.RandomData;
 import dev.riffle.format.testing.TypeCase;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,10 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The golden files in {@code spec/golden/}: one small file per layout and type family, each with
- * the values it must decode to ({@code NAME.expected.txt}). Every run checks that each committed
- * file decodes to its expected values and that the writer still produces it byte for byte; and that
- * the same inputs as written by format 1.0 ({@code spec/golden/1.0/}, frozen) still decode to the
- * same values.
+ * the values it must decode to ({@code NAME.expected.txt}) and its page statistics ({@code
+ * NAME.stats.txt}, format 1.4). Every run checks that each committed file decodes to its expected
+ * values and statistics and that the writer still produces it byte for byte; and that the same
+ * inputs as written by format 1.0 ({@code spec/golden/1.0/}, frozen) still decode to the same
+ * values, without statistics.
  *
  * <p>The files are regenerated only on request: {@code mvn -pl format test -Dtest=GoldenFilesTest
  * -Dgolden.regenerate=true}. Do that only for an intended format change, and record it in
@@ -303,7 +305,92 @@ class GoldenFilesTest {
             small
                 .withPackRecords(true)
                 .withPageBytes(64 * 1024)
-                .withColumnGroup("ids_genes", "ids_counts")));
+                .withColumnGroup("ids_genes", "ids_counts")),
+        // 1.4: page statistics — see toStatsRows.
+        new Golden(
+            "page-stats",
+            new Schema(
+                List.of(
+                    TypeCase.f("n", new ArrowType.Int(32, true)),
+                    TypeCase.f("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+                    TypeCase.f("y", F32),
+                    TypeCase.f("name", UTF8),
+                    new Field(
+                        "category",
+                        new FieldType(
+                            true,
+                            new ArrowType.Int(32, true),
+                            new DictionaryEncoding(2, false, new ArrowType.Int(32, true))),
+                        null),
+                    TypeCase.f("late", new ArrowType.Int(64, true)))),
+            1200,
+            0.1,
+            small));
+  }
+
+  /**
+   * Shapes a {@code page-stats} batch (nulls drawn by {@link RandomData}, one row in ten, stay null
+   * except in {@code late}): {@code n} ascending (row · 3), so that pages have disjoint ranges;
+   * {@code x} = (row − 1000) / 4, with NaN, -0.0, +0.0, -∞ and +∞ in turn in every 97th row below
+   * 600 (only the first page holds them); {@code y} 0.0 up to row 700 (-0.0 in row 7), then
+   * ascending, NaN in row 1169 (a zero min written -0.0, and a page with NaN); {@code name} random
+   * strings of 0 to 24 letters (the empty one included), but every third one is "zz" and 58 more
+   * bytes of prefix followed by up to 40 letters, and from row 1000 the others "a" and 59 more
+   * bytes followed by up to 40 letters (maxima, and in the last pages minima, cut at 64 bytes);
+   * {@code category} codes in runs of 150 rows (each page a few codes); {@code late} valid below
+   * row 1024 and null from there (its last page all null).
+   */
+  private static void toStatsRows(VectorSchemaRoot root) {
+    var n = (org.apache.arrow.vector.IntVector) root.getVector("n");
+    var x = (org.apache.arrow.vector.Float8Vector) root.getVector("x");
+    var y = (org.apache.arrow.vector.Float4Vector) root.getVector("y");
+    var name = (org.apache.arrow.vector.VarCharVector) root.getVector("name");
+    var late = (org.apache.arrow.vector.BigIntVector) root.getVector("late");
+    var category = (org.apache.arrow.vector.IntVector) root.getVector("category");
+    double[] specials = {Double.NaN, -0.0, 0.0, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+    String high = "zz-shared-prefix-of-sixty-bytes-so-that-bounds-are-cut-at-64";
+    String low = "a-shared-prefix-of-sixty-bytes-so-that-bounds-are-cut-at-64-";
+    // A variable-width vector is filled in row order: take the strings out, then write them back.
+    byte[][] names = new byte[root.getRowCount()][];
+    for (int row = 0; row < names.length; row++) {
+      names[row] = name.isNull(row) ? null : name.get(row);
+      if (names[row] != null && (row % 3 == 0 || row >= 1000)) {
+        String letters = new String(names[row], StandardCharsets.UTF_8);
+        letters = letters + letters;
+        names[row] =
+            ((row % 3 == 0 ? high : low) + letters.substring(0, Math.min(40, letters.length())))
+                .getBytes(StandardCharsets.UTF_8);
+      }
+    }
+    name.reset();
+    for (int row = 0; row < names.length; row++) {
+      if (names[row] == null) {
+        name.setNull(row);
+      } else {
+        name.setSafe(row, names[row]);
+      }
+    }
+    name.setValueCount(names.length);
+    for (int row = 0; row < root.getRowCount(); row++) {
+      if (!n.isNull(row)) {
+        n.set(row, row * 3);
+      }
+      if (!x.isNull(row)) {
+        x.set(row, row % 97 == 3 && row < 600 ? specials[(row / 97) % 5] : (row - 1000) / 4.0);
+      }
+      if (!y.isNull(row)) {
+        float v = row <= 700 ? (row == 7 ? -0.0f : 0.0f) : (row - 700) / 2.0f;
+        y.set(row, row == 1169 ? Float.NaN : v);
+      }
+      if (!category.isNull(row)) {
+        category.set(row, (row / 150) % RandomData.DICTIONARY_SIZE);
+      }
+      if (row < 1024) {
+        late.set(row, row * 1_000_003L - 700_000_000L);
+      } else {
+        late.setNull(row);
+      }
+    }
   }
 
   /**
@@ -344,10 +431,12 @@ class GoldenFilesTest {
     Path fresh = write(g, dir.resolve(g.name() + ".riffle"));
     Path committed = GOLDEN.resolve(g.name() + ".riffle");
     Path expected = GOLDEN.resolve(g.name() + ".expected.txt");
+    Path expectedStats = GOLDEN.resolve(g.name() + ".stats.txt");
     if (Boolean.getBoolean("golden.regenerate")) {
       Files.createDirectories(GOLDEN);
       Files.copy(fresh, committed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       Files.writeString(expected, describe(committed));
+      Files.writeString(expectedStats, describeStats(committed));
     }
     assertThat(committed)
         .as("golden file %s (regenerate only on request, see class doc)", committed)
@@ -355,6 +444,9 @@ class GoldenFilesTest {
     assertThat(describe(committed))
         .as("values decoded from %s", committed)
         .isEqualTo(Files.readString(expected));
+    assertThat(describeStats(committed))
+        .as("page statistics of %s", committed)
+        .isEqualTo(Files.readString(expectedStats));
     try (FileReader reader = FileReader.open(committed, allocator)) {
       String layouts = reader.describe().toString();
       for (String layout : List.of("sectors", "zip-fixed", "zip-var", "zip-split", "zip-packed")) {
@@ -404,7 +496,7 @@ class GoldenFilesTest {
   @MethodSource("goldens")
   void version10FileStillReads(Golden g) throws Exception {
     Path old = GOLDEN.resolve("1.0").resolve(g.name() + ".riffle");
-    if (g.name().equals("zip-packed-counts")) {
+    if (g.name().equals("zip-packed-counts") || g.name().equals("page-stats")) {
       // New in 1.4: no 1.0 file of it.
       assertThat(old).doesNotExist();
       return;
@@ -414,6 +506,12 @@ class GoldenFilesTest {
         .isEqualTo(Files.readString(GOLDEN.resolve(g.name() + ".expected.txt")));
     try (FileReader reader = FileReader.open(old, allocator)) {
       assertThat(reader.formatVersion()).isEqualTo("1.0");
+      for (Field f : reader.schema().fields()) {
+        assertThat(reader.pageStats(f.getName())).as("statistics in a 1.0 file").isEmpty();
+        assertThat(reader.candidateRows(dev.riffle.format.read.PageFilter.isNull(f.getName())))
+            .as("a 1.0 file has no statistics to skip pages by")
+            .isEqualTo(dev.riffle.format.read.RowRanges.all(reader.rowCount()));
+      }
       long[] rows = new long[(int) reader.rowCount()];
       for (int i = 0; i < rows.length; i++) {
         rows[i] = rows.length - 1 - i;
@@ -449,6 +547,9 @@ class GoldenFilesTest {
           FileWriter w = FileWriter.create(file, g.schema(), dicts, g.options())) {
         if (g.name().equals("zip-packed-counts")) {
           toCounts(root);
+        }
+        if (g.name().equals("page-stats")) {
+          toStatsRows(root);
         }
         w.write(root);
         w.finish();
@@ -491,6 +592,27 @@ class GoldenFilesTest {
           out.append(' ').append(format(v.getObject(i)));
         }
         out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** Each page's statistics, column by column: the text of {@code NAME.stats.txt}. */
+  private String describeStats(Path file) throws IOException {
+    StringBuilder out = new StringBuilder();
+    try (FileReader reader = FileReader.open(file, allocator)) {
+      for (int c = 0; c < reader.schema().columns().size(); c++) {
+        out.append("column ").append(reader.schema().columns().get(c).name()).append('\n');
+        for (dev.riffle.format.read.PageInfo p : reader.pages(c)) {
+          out.append("  rows [")
+              .append(p.firstRow())
+              .append(", ")
+              .append(p.firstRow() + p.rowCount())
+              .append(")\n");
+          for (var s : p.stats()) {
+            out.append("    ").append(s).append('\n');
+          }
+        }
       }
     }
     return out.toString();

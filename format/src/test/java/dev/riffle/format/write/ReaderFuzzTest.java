@@ -8,6 +8,7 @@ import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.FileLayout;
 import dev.riffle.format.FooterLayout;
+import dev.riffle.format.PageStatsLayout;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.ZipLayout;
 import dev.riffle.format.read.FileReader;
@@ -288,6 +289,43 @@ class ReaderFuzzTest {
       save("flipped-bits-crc-repaired-zip-counts", bits);
       // Not repaired: the record CRC must catch it.
       save("flipped-record-zip-counts", flip(valid, record + 12, 0x10));
+    }
+  }
+
+  /**
+   * Adds the page statistics inputs (format 1.4) to the corpus without touching the others: {@code
+   * mvn -pl format test -Dtest=ReaderFuzzTest#regenerateStatsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateStatsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      List<TypeCase> cases = CorruptionTest.fileCases();
+      assertThat(cases.get(0).name).isEqualTo("sectors");
+      // Ints, a bool, floats and text: statistics with bounds of most kinds.
+      List<Field> fields = cases.get(0).schema.getFields();
+      TypeCase scalars = new TypeCase("page-stats", new Schema(fields.subList(0, 5)), List.of(), 0);
+      byte[] valid = write(a, scalars, 200, 0x5eed);
+      save("valid-page-stats", valid);
+      ByteBuffer b = ByteBuffer.wrap(valid).order(ByteOrder.LITTLE_ENDIAN);
+      int footer = valid.length - FooterLayout.FOOTER_BYTES;
+      int entry = (int) b.getLong(footer + FooterLayout.FOOTER_DIRECTORY_OFFSET);
+      int blockEnd = (int) (b.getLong(entry) + b.getLong(entry + 8));
+      int trailer = blockEnd - 4 - PageStatsLayout.TRAILER_BYTES;
+      // The first entry of the first column (i32): null count, flags, min, max.
+      int stats = trailer - b.getInt(trailer);
+      // Not repaired: the statistics CRC must catch it.
+      save("flipped-min-page-stats", flip(valid, stats + 5, 0x40));
+      byte[] nulls = flip(valid, stats + 3, 0x01);
+      CorruptionTest.repairChecksums(nulls);
+      save("null-count-crc-repaired-page-stats", nulls);
+      byte[] flags = flip(valid, stats + 4, 0x06);
+      CorruptionTest.repairChecksums(flags);
+      save("flags-crc-repaired-page-stats", flags);
+      byte[] max = flip(valid, stats + 12, 0x80);
+      CorruptionTest.repairChecksums(max);
+      save("max-crc-repaired-page-stats", max);
+      save("truncated-page-stats", Arrays.copyOf(valid, valid.length - 40));
     }
   }
 

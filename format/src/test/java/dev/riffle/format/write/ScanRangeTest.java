@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
+import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.RowSelection;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.Seed;
@@ -180,6 +181,101 @@ class ScanRangeTest {
         assertThat(at).as(where).isEqualTo(expected.length);
       }
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void aSelectionOfSeveralRangesReadsTheirPagesOnlyAndKeepsBatchesInOneRange(TypeCase c)
+      throws Exception {
+    Path p = dir.resolve("f.riffle");
+    int rows = c.severalPagesRows;
+    Files.write(p, CorruptionTest.writeFile(c, rows, seed, 0.1, allocator));
+    SplittableRandom random = new SplittableRandom(seed);
+    try (FileReader r = FileReader.open(p, allocator)) {
+      r.loadColumns(null);
+      for (double density : new double[] {0, 0.02, 0.5, 1}) {
+        // Three ranges with gaps between them (a page filter's candidates, or several parts).
+        long[] cuts = random.longs(6, 0, rows).sorted().toArray();
+        RowRanges ranges = RowRanges.none();
+        for (int i = 0; i < 6; i += 2) {
+          if (i == 0 || cuts[i] > cuts[i - 1]) {
+            ranges = ranges.union(RowRanges.of(cuts[i], cuts[i + 1]));
+          }
+        }
+        BitSet chosen = new BitSet();
+        for (int i = 0; i < ranges.count(); i++) {
+          for (long row = ranges.start(i); row < ranges.end(i); row++) {
+            if (random.nextDouble() < density) {
+              chosen.set((int) row);
+            }
+          }
+        }
+        // Selected rows outside the ranges are not returned.
+        BitSet selected = (BitSet) chosen.clone();
+        for (int row = 0; row < rows; row++) {
+          if (!ranges.contains(row) && random.nextBoolean()) {
+            selected.set(row);
+          }
+        }
+        long[] expected = chosen.stream().asLongStream().toArray();
+        int batch = 1 + random.nextInt(300);
+        String where = c.name + " " + ranges + " density " + density + " batch " + batch;
+        r.stats().reset();
+        int at = 0;
+        try (ScanCursor cursor =
+            r.scan(null, batch, ranges).readAhead(0, 0).select(selection(selected))) {
+          VectorSchemaRoot got;
+          while ((got = cursor.next()) != null) {
+            try (VectorSchemaRoot g = got) {
+              int n = g.getRowCount();
+              assertThat(n).as(where).isBetween(1, batch);
+              assertThat(cursor.batchFirstRow()).as(where).isEqualTo(expected[at]);
+              assertThat(rangeOf(ranges, expected[at + n - 1]))
+                  .as(where + " one range per batch")
+                  .isEqualTo(rangeOf(ranges, expected[at]));
+              try (VectorSchemaRoot want = r.take(Arrays.copyOfRange(expected, at, at + n), null)) {
+                CorruptionTest.assertSame(want, g, where + " at selected row " + at);
+              }
+              at += n;
+            }
+          }
+        }
+        assertThat(at).as(where).isEqualTo(expected.length);
+        // Reads counted without the takes: scan again.
+        r.stats().reset();
+        try (ScanCursor cursor =
+            r.scan(null, batch, ranges).readAhead(0, 0).select(selection(selected))) {
+          VectorSchemaRoot got;
+          while ((got = cursor.next()) != null) {
+            got.close();
+          }
+        }
+        long last = expected.length == 0 ? 0 : expected[expected.length - 1] + 1;
+        RowRanges read = ranges.intersect(RowRanges.of(0, last));
+        // Every page holding a row of the ranges up to the last selected one, once (a page
+        // holding rows of two ranges too), and no other.
+        long pages = 0;
+        for (int col = 0; col < r.schema().columns().size(); col++) {
+          for (PageInfo page : r.pages(col)) {
+            RowRanges of = RowRanges.of(page.firstRow(), page.firstRow() + page.rowCount());
+            pages += read.intersect(of).isEmpty() ? 0 : 1;
+          }
+        }
+        assertThat(r.stats().reads()).as(where + " reads").isEqualTo(pages);
+        assertThat(r.stats().valuesDecoded())
+            .as(where)
+            .isEqualTo(expected.length * (long) r.schema().fields().size());
+      }
+    }
+  }
+
+  private static int rangeOf(RowRanges ranges, long row) {
+    for (int i = 0; i < ranges.count(); i++) {
+      if (row >= ranges.start(i) && row < ranges.end(i)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The rows of a bit set, as a scan selection. */
