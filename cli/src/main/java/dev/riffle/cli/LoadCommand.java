@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
@@ -232,6 +233,7 @@ public final class LoadCommand implements Callable<Integer> {
         }
         done.addAll(loader.epochMetrics());
         peakHeld = loader.peakHeldBytes();
+        droppedPerEpoch = loader.plan().droppedRows();
       }
       long wall = System.nanoTime() - start;
       runCpuNanos = processCpuNanos() - cpuStart;
@@ -243,6 +245,9 @@ public final class LoadCommand implements Callable<Integer> {
 
   /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
   private long runCpuNanos = -1;
+
+  /** Rows of the view each epoch left out (--drop-last), over all ranks. */
+  private long droppedPerEpoch;
 
   /**
    * User + system CPU time of this process so far: what a sample costs the machine, reading and
@@ -349,8 +354,10 @@ public final class LoadCommand implements Callable<Integer> {
     double tv = 0;
     boolean exact = true;
     long distinctRows = 0;
+    long padding = 0;
     for (LoaderMetrics m : epochs) {
       distinctRows += m.coveredRows();
+      padding += m.paddingRows();
       rows += m.rows();
       bytes += m.bytesRead();
       reads += m.reads();
@@ -372,6 +379,9 @@ public final class LoadCommand implements Callable<Integer> {
     r.put("world", o.world());
     r.put("epochs", epochs.size());
     r.put("rows", rows);
+    r.put("viewRows", epochRows);
+    r.put("paddingRows", padding);
+    r.put("droppedRows", droppedPerEpoch * epochs.size());
     r.put("seconds", seconds);
     r.put("samplesPerSecond", seconds == 0 ? 0 : rows / seconds);
     r.put("bytesPerSecond", seconds == 0 ? 0 : bytes / seconds);
@@ -394,6 +404,9 @@ public final class LoadCommand implements Callable<Integer> {
       r.put("labelEntropyMean", entropy);
       r.put("tvMean", tv);
     }
+    List<String> warnings = contractWarnings(pi2, model, m);
+    ArrayNode warned = r.putArray("warnings");
+    warnings.forEach(warned::add);
     boolean once = exactlyOnce(s);
     if (once) {
       r.put("coverageExact", exact);
@@ -449,9 +462,68 @@ public final class LoadCommand implements Callable<Integer> {
                   Locale.ROOT,
                   "with replacement, %.1f%% distinct rows",
                   rows == 0 ? 0 : 100.0 * distinctRows / rows)
-              : exact ? "exactly once" : "NOT exactly once");
+              : coverage(exact, distinctRows, epochRows * epochs.size(), padding, epochs.size()));
+      for (String warning : warnings) {
+        out.println("warning: " + warning);
+      }
     }
     out.flush();
+  }
+
+  /**
+   * The coverage line: rows seen against the view's, and the padding and dropped rows apart, so
+   * that "exactly once" is never read as "every row, and nothing else".
+   */
+  private String coverage(boolean exact, long seen, long viewRows, long padding, int epochCount) {
+    StringBuilder b = new StringBuilder(exact ? "exactly once" : "NOT exactly once");
+    b.append(String.format(Locale.ROOT, ", %d of %d rows", seen, viewRows));
+    if (world > 1) {
+      b.append(" (this rank's share)");
+    }
+    if (padding > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT, ", plus %d padding rows (repeats that fill the last batch)", padding));
+    }
+    long dropped = droppedPerEpoch * epochCount;
+    if (dropped > 0) {
+      b.append(String.format(Locale.ROOT, ", %d rows dropped (--drop-last)", dropped));
+    }
+    return b.toString();
+  }
+
+  /**
+   * The diversity targets given that the model says this run could not meet (a small view, or a
+   * last fetch window that holds fewer rows): said, not silently missed.
+   */
+  private List<String> contractWarnings(double realisedPi2, double modelPi2, int m) {
+    List<String> out = new ArrayList<>();
+    if (Double.isNaN(modelPi2)) {
+      return out;
+    }
+    double meffModel = DiversityModel.meffOverM(m, modelPi2);
+    double meffRealised = 1.0 / (1.0 + (m - 1) * realisedPi2);
+    if (minMeff != null && meffModel < minMeff) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "--min-meff %.3f cannot hold for this view: the model gives m_eff/m %.3f (realised"
+                  + " %.3f); a smaller --block or --batch, or more rows, would reach it",
+              minMeff,
+              meffModel,
+              meffRealised));
+    }
+    if (maxPi2 != null && modelPi2 > maxPi2) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "--max-pi2 %.5f cannot hold for this view: the model gives pi2 %.5f (realised"
+                  + " %.5f); a smaller --block or --batch, or more rows, would reach it",
+              maxPi2,
+              modelPi2,
+              realisedPi2));
+    }
+    return out;
   }
 
   private static boolean exactlyOnce(Sampler s) {

@@ -275,4 +275,40 @@ class LoadCommandTest {
     Cli.Result noWeight = Cli.run("load", w, "--sampler", "weighted");
     assertThat(noWeight.err()).contains("--sampler weighted needs --weight COLUMN");
   }
+
+  /**
+   * Padding and dropped rows are reported apart from the view's rows (3000 rows, batches of 64: 8
+   * padding rows, or 56 dropped), and a diversity target the view cannot meet is a warning.
+   */
+  @Test
+  void reportSaysPaddingDroppedRowsAndUnmetTargets() throws Exception {
+    JsonNode pad = Json.MAPPER.readTree(Cli.ok("load", ds, "--batch", "64", "--json").out());
+    assertThat(pad.get("rows").asLong()).isEqualTo(3008);
+    assertThat(pad.get("viewRows").asLong()).isEqualTo(3000);
+    assertThat(pad.get("paddingRows").asLong()).isEqualTo(8);
+    assertThat(pad.get("droppedRows").asLong()).isZero();
+    assertThat(pad.get("warnings")).isEmpty();
+    JsonNode drop =
+        Json.MAPPER.readTree(Cli.ok("load", ds, "--batch", "64", "--drop-last", "--json").out());
+    assertThat(drop.get("rows").asLong()).isEqualTo(2944);
+    assertThat(drop.get("paddingRows").asLong()).isZero();
+    assertThat(drop.get("droppedRows").asLong()).isEqualTo(56);
+    String text = Cli.ok("load", ds, "--batch", "64", "--drop-last").out();
+    assertThat(text).contains("coverage: exactly once, 2944 of 3000 rows, 56 rows dropped");
+    Cli.Result unmet =
+        Cli.ok(
+            "load",
+            ds,
+            "--sampler",
+            "block",
+            "--block",
+            "16",
+            "--min-meff",
+            "0.95",
+            "--batch",
+            "64",
+            "--memory-mb",
+            "4096");
+    assertThat(unmet.out()).contains("warning: --min-meff 0.950 cannot hold for this view");
+  }
 }
