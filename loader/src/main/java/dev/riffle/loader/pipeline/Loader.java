@@ -77,6 +77,7 @@ public final class Loader implements AutoCloseable {
   private final List<LoaderMetrics> finished = new ArrayList<>();
   private long[] lastPositions = new long[0];
   private long[] lastRows = new long[0];
+  private boolean[] lastPadding = new boolean[0];
   private long statsBytes;
   private long statsReads;
   private FileOrder fileOrder;
@@ -299,6 +300,7 @@ public final class Loader implements AutoCloseable {
     int m = f.batchRows;
     lastPositions = Arrays.copyOfRange(f.positions, b * m, (b + 1) * m);
     lastRows = Arrays.copyOfRange(f.rows, b * m, (b + 1) * m);
+    lastPadding = Arrays.copyOfRange(f.padding, b * m, (b + 1) * m);
     for (int i = 0; i < m; i++) {
       metrics.cover(lastPositions[i], f.padding[b * m + i]);
     }
@@ -453,6 +455,14 @@ public final class Loader implements AutoCloseable {
   /** View positions of the last batch handed out (a copy). */
   public long[] lastPositions() {
     return lastPositions.clone();
+  }
+
+  /**
+   * Which rows of the last batch handed out are padding: repeats of earlier rows that fill the
+   * epoch's last batch (with {@code Tail.PAD}), to be masked out of a loss (a copy).
+   */
+  public boolean[] lastPadding() {
+    return lastPadding.clone();
   }
 
   /** Global row ids of the last batch handed out (a copy). */

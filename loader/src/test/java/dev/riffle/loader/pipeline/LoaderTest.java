@@ -92,6 +92,39 @@ class LoaderTest {
     return out;
   }
 
+  /**
+   * Padding rows are flagged by {@link Loader#lastPadding()}: repeats of rows already handed out.
+   */
+  @Test
+  void paddingRowsAreFlaggedAndRepeatEarlierRows() throws IOException {
+    LoaderOptions o = LoaderOptions.of(new BlockShuffle(16, 8, 0.25, false), 64, 7);
+    try (Loader loader = Loader.open(dataset.all(), o, allocator)) {
+      assertThat(loader.plan().paddedRows())
+          .as("the view does not fill whole batches")
+          .isPositive();
+      java.util.Set<Long> seen = new java.util.HashSet<>();
+      long flagged = 0;
+      VectorSchemaRoot b;
+      while ((b = loader.next()) != null) {
+        try (VectorSchemaRoot batch = b) {
+          boolean[] pad = loader.lastPadding();
+          long[] positions = loader.lastPositions();
+          assertThat(pad).hasSize(batch.getRowCount());
+          for (int k = 0; k < pad.length; k++) {
+            if (pad[k]) {
+              flagged++;
+              assertThat(seen).as("a padding row repeats an earlier row").contains(positions[k]);
+            } else {
+              assertThat(seen.add(positions[k])).as("a real row comes once").isTrue();
+            }
+          }
+        }
+      }
+      assertThat(flagged).isEqualTo(loader.plan().paddedRows());
+      assertThat(seen).hasSize((int) ROWS);
+    }
+  }
+
   @Test
   void everySamplerDeliversItsPlanWithExactlyOnceCoverage() throws IOException {
     List<Sampler> samplers =
