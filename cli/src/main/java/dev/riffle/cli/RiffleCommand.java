@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import dev.riffle.format.FileLayout;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -52,12 +53,43 @@ public final class RiffleCommand implements Callable<Integer> {
             + " convert, export, load, stage, demo");
   }
 
-  /** Reads the version from the jar manifest, which is absent when run from classes. */
+  /**
+   * The Riffle version (from the jar manifest, absent when run from classes), the file format
+   * versions it writes and reads, and the Java and Arrow it runs on.
+   */
   static final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() {
       String v = RiffleCommand.class.getPackage().getImplementationVersion();
-      return new String[] {"riffle " + (v == null ? "(development build)" : v)};
+      String arrow = arrowVersion();
+      String writes = FileLayout.VERSION_MAJOR + "." + FileLayout.VERSION_MINOR;
+      return new String[] {
+        "riffle " + (v == null ? "(development build)" : v),
+        "file format: writes "
+            + writes
+            + ", reads "
+            + FileLayout.VERSION_MAJOR
+            + ".0 and "
+            + writes,
+        "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")",
+        "Arrow Java " + (arrow == null ? "(unknown)" : arrow)
+      };
+    }
+
+    /** Arrow's version from its Maven properties, which the shaded jar keeps (its manifest not). */
+    private static String arrowVersion() {
+      try (java.io.InputStream in =
+          org.apache.arrow.vector.VectorSchemaRoot.class.getResourceAsStream(
+              "/META-INF/maven/org.apache.arrow/arrow-vector/pom.properties")) {
+        if (in == null) {
+          return null;
+        }
+        java.util.Properties p = new java.util.Properties();
+        p.load(in);
+        return p.getProperty("version");
+      } catch (java.io.IOException e) {
+        return null;
+      }
     }
   }
 }

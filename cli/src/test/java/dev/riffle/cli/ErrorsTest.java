@@ -130,6 +130,10 @@ class ErrorsTest {
     assertThat(Cli.ok("--help").out()).contains("inspect", "take", "scan", "generate");
     assertThat(Cli.ok("take", "--help").out()).contains("--rows-file", "--random", "--stats");
     assertThat(Cli.ok("generate", "--help").out()).contains("lance8");
-    assertThat(Cli.ok("--version").out()).startsWith("riffle ");
+    assertThat(Cli.ok("--version").out())
+        .startsWith("riffle ")
+        .contains("file format: writes 1.4, reads 1.0 and 1.4")
+        .contains("Java 17")
+        .contains("Arrow Java ");
   }
 }
