@@ -53,11 +53,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * requests.
  *
  * <p>Why this file is longer than most: it is the whole public face of reading a file (open, plan,
- * take, scan, dictionaries, counters and I/O settings) and the one place that owns the lazily
+ * take, scans of the file, of row ranges and of the pages a filter cannot skip, page statistics,
+ * record census, dictionaries, counters and I/O settings) and the one place that owns the lazily
  * loaded column metadata and the result vectors' sizing. The work behind it lives in its own
  * classes: {@link FileMetadata} (open), {@link ColumnBlockReader} (column metadata), {@link
  * PlanReads} and {@link ConcurrentTake} (the take strategies), {@link ColumnReader} with its
- * decoders, {@link ScanCursor}.
+ * decoders, {@link ScanCursor}, {@link PageFilter}, {@link RecordCensus}.
  */
 public final class FileReader implements AutoCloseable {
   private final RandomAccessSource source;
