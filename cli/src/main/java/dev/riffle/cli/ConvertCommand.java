@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -127,6 +128,8 @@ public final class ConvertCommand implements Callable<Integer> {
   static final class Parquet implements Callable<Integer> {
     @Spec CommandSpec spec;
 
+    @Mixin DatasetDescription about = new DatasetDescription();
+
     @Parameters(
         arity = "2..*",
         paramLabel = "IN... OUT_URI",
@@ -155,7 +158,8 @@ public final class ConvertCommand implements Callable<Integer> {
       Progress progress = Progress.bytes(err, "convert", total);
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       ConvertOptions options =
-          ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n)));
+          about.applyTo(
+              ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
       if (threads != null) {
         options = options.withThreads(threads);
       }
@@ -188,6 +192,8 @@ public final class ConvertCommand implements Callable<Integer> {
   static final class Arrow implements Callable<Integer> {
     @Spec CommandSpec spec;
 
+    @Mixin DatasetDescription about = new DatasetDescription();
+
     @Parameters(index = "0", paramLabel = "IN", description = "An Arrow IPC file or stream.")
     String input;
 
@@ -215,8 +221,9 @@ public final class ConvertCommand implements Callable<Integer> {
                       files.get(0),
                       storage,
                       allocator,
-                      ConvertOptions.defaults()
-                          .withProgress(n -> progress.update(done.addAndGet(n))));
+                      about.applyTo(
+                          ConvertOptions.defaults()
+                              .withProgress(n -> progress.update(done.addAndGet(n)))));
                 }
               });
       progress.done();
@@ -237,6 +244,8 @@ public final class ConvertCommand implements Callable<Integer> {
       })
   static final class H5ad implements Callable<Integer> {
     @Spec CommandSpec spec;
+
+    @Mixin DatasetDescription about = new DatasetDescription();
 
     @Parameters(index = "0", paramLabel = "IN", description = "An .h5ad file, local or s3a://.")
     String input;
@@ -274,7 +283,8 @@ public final class ConvertCommand implements Callable<Integer> {
           Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       ConvertOptions options =
-          ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n)));
+          about.applyTo(
+              ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
       if (batchRows != null) {
         options = options.withBatchRows(batchRows);
       }

@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -68,6 +69,48 @@ class ConvertCommandTest {
         Cli.ok(
             "convert", "arrow", dir.resolve("out.arrow").toString(), dir.resolve("ds3").toString());
     assertThat(a.out()).startsWith("converted 150 rows from 1 file ");
+  }
+
+  /** License, citation and description given to convert land in the manifest (#16 item 8). */
+  @Test
+  void licenseCitationAndDescriptionGoIntoTheManifest() throws IOException {
+    writeParquet(dir.resolve("a.parquet"), 20);
+    Path ds = dir.resolve("described");
+    Cli.ok(
+        "convert",
+        "parquet",
+        dir.resolve("a.parquet").toString(),
+        ds.toString(),
+        "--license",
+        "CC-BY-4.0",
+        "--description",
+        "twenty rows",
+        "--citation",
+        "A dataset",
+        "--citation-author",
+        "A. Author",
+        "--citation-author",
+        "B. Author",
+        "--citation-doi",
+        "10.1234/x");
+    JsonNode info = Json.MAPPER.readTree(Cli.ok("info", ds.toString(), "--json").out());
+    assertThat(info.get("license").asText()).isEqualTo("CC-BY-4.0");
+    assertThat(info.get("citation").get("title").asText()).isEqualTo("A dataset");
+    assertThat(info.get("citation").get("authors").toString())
+        .isEqualTo("[\"A. Author\",\"B. Author\"]");
+    assertThat(info.get("citation").get("doi").asText()).isEqualTo("10.1234/x");
+    assertThat(info.get("metadata").get("description").asText()).isEqualTo("twenty rows");
+    Cli.Result orphan =
+        Cli.run(
+            "convert",
+            "parquet",
+            dir.resolve("a.parquet").toString(),
+            dir.resolve("nope").toString(),
+            "--citation-doi",
+            "10.1/y");
+    assertThat(orphan.exitCode()).isNotZero();
+    assertThat(orphan.err()).contains("--citation-doi need --citation TITLE");
+    assertThat(dir.resolve("nope")).doesNotExist();
   }
 
   @Test
