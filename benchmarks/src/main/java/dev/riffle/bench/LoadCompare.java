@@ -1,3 +1,6 @@
+// Why this file stays whole (over 500 lines): it is one benchmark run, the grid of samplers, the
+// Parquet shuffle-buffer baseline, the rotated rounds and the report sharing their options and
+// results; the baseline itself lives in ParquetShuffleBuffer.
 package dev.riffle.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,3 +1,5 @@
+// Why this file stays whole (over 500 lines): see "Why this file is longer than most" in the class
+// comment: it is the public face of reading a file; the work behind it lives in its own classes.
 package dev.riffle.format.read;
 
 import dev.riffle.format.ColumnInfo;

@@ -1,3 +1,5 @@
+// Why this file stays whole (over 500 lines): see "Why this file is longer than most" in the class
+// comment: a scan's reads, read-ahead, buffer reuse and batch assembly share one state.
 package dev.riffle.format.read;
 
 import dev.riffle.format.FileLayout;

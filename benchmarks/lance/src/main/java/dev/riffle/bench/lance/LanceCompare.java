@@ -1,3 +1,6 @@
+// Why this file stays whole (over 500 lines): it is one benchmark protocol, run as one main in a
+// module of its own (lance-core pins Arrow 15): preparing the Lance datasets, cold and warm takes,
+// scans and the report share their options and results; split, each part would serve only it.
 package dev.riffle.bench.lance;
 
 import com.fasterxml.jackson.databind.JsonNode;
