@@ -217,6 +217,7 @@ public final class LoadCommand implements Callable<Integer> {
       List<LoaderMetrics> done = new ArrayList<>();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
+      long jitStart = jitNanos();
       // Batches are the caller's: their own allocator, so a leak shows at close.
       long peakHeld;
       try (BufferAllocator allocator = new RootAllocator();
@@ -237,6 +238,7 @@ public final class LoadCommand implements Callable<Integer> {
       }
       long wall = System.nanoTime() - start;
       runCpuNanos = processCpuNanos() - cpuStart;
+      runJitNanos = jitStart < 0 ? -1 : jitNanos() - jitStart;
       progress.done();
       report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch, peakHeld);
     }
@@ -245,6 +247,50 @@ public final class LoadCommand implements Callable<Integer> {
 
   /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
   private long runCpuNanos = -1;
+
+  /**
+   * CPU time of the JIT compiler threads over the load loop (nanoseconds, -1 if unknown): part of
+   * the process CPU above, a fixed cost of a fresh JVM that a long run amortises, reported apart so
+   * that a short benchmark's CPU per sample can be read for what the loader itself costs.
+   */
+  private long runJitNanos = -1;
+
+  /**
+   * User + system CPU of the live HotSpot compiler threads, from /proc/self/task (Linux); -1
+   * elsewhere. Compiler threads that exited in between are missed, so this is a lower bound.
+   */
+  private static long jitNanos() {
+    java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
+    if (!java.nio.file.Files.isDirectory(tasks)) {
+      return -1;
+    }
+    long ticks = 0;
+    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(tasks)) {
+      for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) s::iterator) {
+        String stat;
+        try {
+          stat = java.nio.file.Files.readString(t.resolve("stat"));
+        } catch (IOException e) {
+          continue; // the thread ended
+        }
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        if (open < 0
+            || close < open
+            || !stat.startsWith("C", open + 1)
+            || !stat.substring(open + 1, close).contains("Compil")) {
+          continue;
+        }
+        // Fields after the command: state is field 3; utime and stime are fields 14 and 15.
+        String[] f = stat.substring(close + 2).split(" ");
+        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    // USER_HZ is 100 on every Linux the JDK supports.
+    return ticks * 10_000_000L;
+  }
 
   /** Rows of the view each epoch left out (--drop-last), over all ranks. */
   private long droppedPerEpoch;
@@ -392,6 +438,10 @@ public final class LoadCommand implements Callable<Integer> {
       r.put("cpuSeconds", runCpuNanos / 1e9);
       r.put("cpuMicrosPerSample", rows == 0 ? 0 : runCpuNanos / 1e3 / rows);
     }
+    if (runJitNanos >= 0) {
+      r.put("jitCpuSeconds", runJitNanos / 1e9);
+      r.put("jitCpuMicrosPerSample", rows == 0 ? 0 : runJitNanos / 1e3 / rows);
+    }
     r.put("bytesPerRowEstimate", rowBytes);
     r.put("memoryBudgetBytes", o.prefetchBytes());
     r.put("peakHeldBytes", peakHeld);
@@ -438,7 +488,14 @@ public final class LoadCommand implements Callable<Integer> {
           stall / 1e9,
           runCpuNanos < 0 || rows == 0
               ? ""
-              : String.format(Locale.ROOT, ", CPU %.1f us/sample", runCpuNanos / 1e3 / rows));
+              : String.format(
+                  Locale.ROOT,
+                  ", CPU %.1f us/sample%s",
+                  runCpuNanos / 1e3 / rows,
+                  runJitNanos < 0
+                      ? ""
+                      : String.format(
+                          Locale.ROOT, " (of which JIT compiler %.1f)", runJitNanos / 1e3 / rows)));
       out.printf(
           Locale.ROOT,
           "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",

@@ -157,8 +157,14 @@ final class PackedFloats {
     }
     long mask = (1L << w) - 1;
     int i = 0;
+    if (width == 4 && w <= 8) {
+      // Counts: eight items of width w fill exactly w bytes, so one load serves a group of eight.
+      int groups = fast >>> 3;
+      floatGroups(src, off, groups, w, m, addr);
+      i = groups << 3;
+    }
     if (width == 4) {
-      for (long bit = 0; i < fast; i++, bit += w) {
+      for (long bit = (long) i * w; i < fast; i++, bit += w) {
         long p = ((long) PackedLists.LONGS.get(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
         MemoryUtil.putInt(addr + 4L * i, Float.floatToRawIntBits((float) (m + p)));
       }
@@ -170,6 +176,61 @@ final class PackedFloats {
     }
     for (; i < n; i++) {
       store(addr, i, width, m + BitPacking.get(buf, at, i, w));
+    }
+  }
+
+  /*
+   * Groups of eight float32 items of width w ≤ 8. As in PackedLists, the dispatch on w gives each
+   * inlined copy of the loop a constant w, so that the JIT checks its loads once, before the loop;
+   * unlike index deltas, items do not depend on each other, so the eight conversions overlap.
+   */
+
+  private static void floatGroups(byte[] src, int g, int groups, int w, long m, long out) {
+    switch (w) {
+      case 1:
+        floatLoop(src, g, groups, 1, m, out);
+        break;
+      case 2:
+        floatLoop(src, g, groups, 2, m, out);
+        break;
+      case 3:
+        floatLoop(src, g, groups, 3, m, out);
+        break;
+      case 4:
+        floatLoop(src, g, groups, 4, m, out);
+        break;
+      case 5:
+        floatLoop(src, g, groups, 5, m, out);
+        break;
+      case 6:
+        floatLoop(src, g, groups, 6, m, out);
+        break;
+      case 7:
+        floatLoop(src, g, groups, 7, m, out);
+        break;
+      default:
+        floatLoop(src, g, groups, 8, m, out);
+    }
+  }
+
+  private static void floatLoop(byte[] src, int g, int groups, int w, long m, long out) {
+    long mask = (1L << w) - 1;
+    for (int t = 0; t < groups; t++, out += 32) {
+      long word = (long) PackedLists.LONGS.get(src, g + t * w);
+      MemoryUtil.putInt(out, Float.floatToRawIntBits((float) (m + (word & mask))));
+      MemoryUtil.putInt(out + 4, Float.floatToRawIntBits((float) (m + ((word >>> w) & mask))));
+      MemoryUtil.putInt(
+          out + 8, Float.floatToRawIntBits((float) (m + ((word >>> (2 * w)) & mask))));
+      MemoryUtil.putInt(
+          out + 12, Float.floatToRawIntBits((float) (m + ((word >>> (3 * w)) & mask))));
+      MemoryUtil.putInt(
+          out + 16, Float.floatToRawIntBits((float) (m + ((word >>> (4 * w)) & mask))));
+      MemoryUtil.putInt(
+          out + 20, Float.floatToRawIntBits((float) (m + ((word >>> (5 * w)) & mask))));
+      MemoryUtil.putInt(
+          out + 24, Float.floatToRawIntBits((float) (m + ((word >>> (6 * w)) & mask))));
+      MemoryUtil.putInt(
+          out + 28, Float.floatToRawIntBits((float) (m + ((word >>> (7 * w)) & mask))));
     }
   }
 

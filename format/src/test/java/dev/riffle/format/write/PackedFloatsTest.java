@@ -72,6 +72,14 @@ class PackedFloatsTest {
    * one value that is not a packable integer (or the largest float32 integers, which are).
    */
   private VectorSchemaRoot rows(int n, SplittableRandom r, int oddEvery) {
+    return rows(n, r, oddEvery, false);
+  }
+
+  /**
+   * As above; with {@code narrow}, row i's counts are {@code i % 4} plus a draw below {@code 2^(i %
+   * 10)}, so the packed widths 0–9 all occur (the decoder has a separate path for widths up to 8).
+   */
+  private VectorSchemaRoot rows(int n, SplittableRandom r, int oddEvery, boolean narrow) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
     root.allocateNew();
     ListVector genes = (ListVector) root.getVector("genes");
@@ -89,7 +97,10 @@ class PackedFloatsTest {
       for (int j = 0; j < k; j++) {
         gene += 1 + r.nextInt(30);
         g.setSafe(a + j, gene);
-        double count = r.nextInt(10) < 7 ? 1 + r.nextInt(3) : Math.floor(Math.exp(r.nextDouble(8)));
+        double count =
+            narrow
+                ? i % 4 + r.nextInt(1 << (i % 10))
+                : r.nextInt(10) < 7 ? 1 + r.nextInt(3) : Math.floor(Math.exp(r.nextDouble(8)));
         c.setSafe(a + j, (float) count);
         d.setSafe((int) b + j, count * (i % 3 == 0 ? -1 : 1));
       }
@@ -168,6 +179,27 @@ class PackedFloatsTest {
         // value, plain 16 (int32, float32, float64); and less than zstd's records.
         assertThat(dataBytes(f)).as("packed vs plain bytes").isLessThan(dataBytes(p) / 3);
         assertThat(dataBytes(f)).as("packed vs zstd bytes").isLessThan(dataBytes(z));
+      }
+    }
+  }
+
+  @Test
+  void narrowCountsRoundTripBitForBit(@Seed long seed) throws Exception {
+    SplittableRandom r = new SplittableRandom(seed);
+    WriterOptions o =
+        WriterOptions.defaults().withColumnGroup("genes", "counts").withPageBytes(64 * 1024);
+    try (VectorSchemaRoot source = rows(100, r, 7, true)) {
+      try (FileReader f = open("narrow.riffle", write(source, o))) {
+        SameRows.assertSameRows("narrow", f, source, r, 300, 50);
+        long[] all = new long[source.getRowCount()];
+        for (int i = 0; i < all.length; i++) {
+          all[i] = all.length - 1 - i;
+        }
+        try (VectorSchemaRoot got = f.take(all, null)) {
+          for (String name : List.of("counts", "counts64")) {
+            assertSameBits(name, source, got, all);
+          }
+        }
       }
     }
   }
