@@ -8,7 +8,8 @@
 #   cells/            the .h5ad converted by NEW (riffle convert h5ad); cells-old/ by OLD
 #   sparse/           riffle generate sparse (random floats), 200,000 rows, next to cells
 # Per round and configuration, one line: samples/s and CPU microseconds per sample (user + system
-# of the process over the samples; for Java over the load loop, for Python over the whole run).
+# of the process over the samples; for Java over the load loop, for Python over the whole run; for
+# Java also the part of it spent by the JIT compiler threads, a fixed cost of a fresh JVM).
 # Peers: benchmarks/scripts/anndata_block_shuffle.py (anndata 0.8 backed mode, same b, f, m).
 set -uo pipefail
 NEW=${1:?new riffle.jar}; OLD=${2:-}; D=${3:-/tmp/counts}; ROUNDS=${4:-3}
@@ -34,7 +35,7 @@ drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 riffle_load() { # jar dataset sampler
   drop
   $R "$1" load "$2" --sampler "$3" --block 16 --fetch 256 --batch 64 --label plate --seed 1 --json 2>/dev/null |
-    python3 -c 'import json,sys; j=json.load(sys.stdin); print("%8.0f samples/s  %6.1f us CPU/sample" % (j["samplesPerSecond"], j.get("cpuMicrosPerSample", -1)))'
+    python3 -c 'import json,sys; j=json.load(sys.stdin); print("%8.0f samples/s  %6.1f us CPU/sample (JIT compiler threads %.1f)" % (j["samplesPerSecond"], j.get("cpuMicrosPerSample", -1), j.get("jitCpuMicrosPerSample", -1)))'
 }
 anndata_load() { # extra args
   drop
