@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code riffle convert parquet|arrow|h5ad IN... OUT_URI}: writes version 1 of a new dataset from
- * other formats, with the inputs' paths, sizes and SHA-256 in its provenance. Nothing is published
- * if anything fails.
+ * other formats, or with {@code --append} the next version of the one there, with the inputs'
+ * paths, sizes and SHA-256 in its provenance. Nothing is published if anything fails.
  */
 @Command(
     name = "convert",
@@ -167,7 +167,7 @@ public final class ConvertCommand implements Callable<Integer> {
         options = options.withBatchRows(batchRows);
       }
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertOptions opts = options;
       ConvertResult r =
           leavingNothing(
@@ -175,6 +175,7 @@ public final class ConvertCommand implements Callable<Integer> {
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return ParquetConverter.convert(files, storage, allocator, opts);
                 }
               });
@@ -210,13 +211,14 @@ public final class ConvertCommand implements Callable<Integer> {
           Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertResult r =
           leavingNothing(
               loc,
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return ArrowIpcConverter.convert(
                       files.get(0),
                       storage,
@@ -289,7 +291,7 @@ public final class ConvertCommand implements Callable<Integer> {
         options = options.withBatchRows(batchRows);
       }
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertOptions opts = options;
       ConvertResult r =
           leavingNothing(
@@ -297,6 +299,7 @@ public final class ConvertCommand implements Callable<Integer> {
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return H5adConverter.convert(
                       files.get(0), storage, allocator, opts, new BufferMeter(), xType);
                 }

@@ -49,7 +49,7 @@ public final class ArrowIpcConverter {
       boolean more = in.next();
       DatasetWriter writer;
       try {
-        writer = DatasetWriter.create(out, schema, in.dictionaries(), dataset);
+        writer = options.writer(input.name(), out, schema, in.dictionaries(), dataset);
       } catch (dev.riffle.format.schema.UnsupportedTypeException e) {
         throw new InputException(input.name(), ParquetBatchReader.oneLine(e), e);
       }
