@@ -96,13 +96,22 @@ public final class ConvertCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints the one-line summary of a conversion. */
+  /** Prints the one-line summary of a conversion, its rows counted as rows. */
   static void summary(PrintWriter out, ConvertResult r, String target, int files) {
+    summary(out, r, target, files, "rows");
+  }
+
+  /**
+   * Prints the one-line summary of a conversion: what it wrote, and its throughput in rows (or
+   * {@code unit}, e.g. cells) and megabytes of input per second.
+   */
+  static void summary(PrintWriter out, ConvertResult r, String target, int files, String unit) {
     out.printf(
         Locale.ROOT,
-        "converted %,d rows from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f rows/s,"
-            + " %.1f MB/s%n",
+        "converted %,d %s from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
+            + " %.1f MB/s of input%n",
         r.rows(),
+        unit,
         files,
         files == 1 ? "" : "s",
         InspectCommand.humanBytes(r.bytesIn()),
@@ -111,6 +120,7 @@ public final class ConvertCommand implements Callable<Integer> {
         InspectCommand.humanBytes(r.bytesOut()),
         r.seconds(),
         r.rowsPerSecond(),
+        unit,
         r.bytesPerSecond() / 1e6);
     out.flush();
   }
@@ -305,7 +315,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1);
+      summary(spec.commandLine().getOut(), r, target, 1, "cells");
       String stored = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
       String file = r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY);
       if (stored != null) {

@@ -55,7 +55,10 @@ class ConvertCommandTest {
     writeParquet(dir.resolve("b.parquet"), 50);
     Path ds = dir.resolve("ds");
     Cli.Result r = Cli.ok("convert", "parquet", dir + "/*.parquet", ds.toString());
-    assertThat(r.out()).startsWith("converted 150 rows from 2 files").contains("version 1");
+    assertThat(r.out())
+        .startsWith("converted 150 rows from 2 files")
+        .contains("version 1")
+        .containsPattern("rows/s, [0-9.]+ MB/s of input");
     Cli.Result take = Cli.ok("take", ds.toString(), "--rows", "101,0");
     assertThat(take.outLines())
         .containsExactly("{\"id\":1,\"name\":\"n1\"}", "{\"id\":0,\"name\":null}");
