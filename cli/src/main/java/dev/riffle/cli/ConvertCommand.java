@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code riffle convert parquet|arrow|h5ad IN... OUT_URI}: writes version 1 of a new dataset from
- * other formats, with the inputs' paths, sizes and SHA-256 in its provenance. Nothing is published
- * if anything fails.
+ * other formats, or with {@code --append} the next version of the one there, with the inputs'
+ * paths, sizes and SHA-256 in its provenance. Nothing is published if anything fails.
  */
 @Command(
     name = "convert",
@@ -96,13 +96,22 @@ public final class ConvertCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints the one-line summary of a conversion. */
+  /** Prints the one-line summary of a conversion, its rows counted as rows. */
   static void summary(PrintWriter out, ConvertResult r, String target, int files) {
+    summary(out, r, target, files, "rows");
+  }
+
+  /**
+   * Prints the one-line summary of a conversion: what it wrote, and its throughput in rows (or
+   * {@code unit}, e.g. cells) and megabytes of input per second.
+   */
+  static void summary(PrintWriter out, ConvertResult r, String target, int files, String unit) {
     out.printf(
         Locale.ROOT,
-        "converted %,d rows from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f rows/s,"
-            + " %.1f MB/s%n",
+        "converted %,d %s from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
+            + " %.1f MB/s of input%n",
         r.rows(),
+        unit,
         files,
         files == 1 ? "" : "s",
         InspectCommand.humanBytes(r.bytesIn()),
@@ -111,6 +120,7 @@ public final class ConvertCommand implements Callable<Integer> {
         InspectCommand.humanBytes(r.bytesOut()),
         r.seconds(),
         r.rowsPerSecond(),
+        unit,
         r.bytesPerSecond() / 1e6);
     out.flush();
   }
@@ -167,7 +177,7 @@ public final class ConvertCommand implements Callable<Integer> {
         options = options.withBatchRows(batchRows);
       }
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertOptions opts = options;
       ConvertResult r =
           leavingNothing(
@@ -175,6 +185,7 @@ public final class ConvertCommand implements Callable<Integer> {
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return ParquetConverter.convert(files, storage, allocator, opts);
                 }
               });
@@ -210,13 +221,14 @@ public final class ConvertCommand implements Callable<Integer> {
           Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertResult r =
           leavingNothing(
               loc,
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return ArrowIpcConverter.convert(
                       files.get(0),
                       storage,
@@ -289,7 +301,7 @@ public final class ConvertCommand implements Callable<Integer> {
         options = options.withBatchRows(batchRows);
       }
       Locations.Location loc = Locations.parse(target);
-      Locations.requireNoVersion(loc, "a conversion writes version 1 of a new dataset");
+      about.requireNoVersion(loc);
       ConvertOptions opts = options;
       ConvertResult r =
           leavingNothing(
@@ -297,12 +309,13 @@ public final class ConvertCommand implements Callable<Integer> {
               () -> {
                 try (BufferAllocator allocator = new RootAllocator();
                     Storage storage = Locations.storage(loc)) {
+                  about.refuseExisting(storage);
                   return H5adConverter.convert(
                       files.get(0), storage, allocator, opts, new BufferMeter(), xType);
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1);
+      summary(spec.commandLine().getOut(), r, target, 1, "cells");
       String stored = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
       String file = r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY);
       if (stored != null) {

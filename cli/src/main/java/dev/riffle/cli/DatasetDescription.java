@@ -1,8 +1,12 @@
 package dev.riffle.cli;
 
 import dev.riffle.convert.ConvertOptions;
+import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,8 +15,9 @@ import picocli.CommandLine.Option;
 
 /**
  * What a new dataset says about itself in its manifest (FORMAT.md §11.2): its license, how to cite
- * it, and a description (metadata key {@value #DESCRIPTION_KEY}). Shared by the convert
- * subcommands, so that the CLI can set what Spark and the Java API already could.
+ * it, and a description (metadata key {@value #DESCRIPTION_KEY}); and whether the conversion adds a
+ * version to a dataset already there ({@code --append}). Shared by the convert subcommands, so that
+ * the CLI can set what Spark and the Java API already could.
  */
 final class DatasetDescription {
   static final String DESCRIPTION_KEY = "description";
@@ -45,6 +50,13 @@ final class DatasetDescription {
   @Option(names = "--citation-doi", paramLabel = "DOI", description = "The DOI to cite.")
   String citationDoi;
 
+  @Option(
+      names = "--append",
+      description =
+          "Add the input to the dataset at OUT_URI as its next version (same schema; for h5ad the"
+              + " same var) instead of creating a new dataset.")
+  boolean append;
+
   /** {@code options} with what was given applied to its dataset options. */
   ConvertOptions applyTo(ConvertOptions options) {
     if (citationTitle == null && (!citationAuthors.isEmpty() || citationDoi != null)) {
@@ -66,6 +78,31 @@ final class DatasetDescription {
       m.put(DESCRIPTION_KEY, description);
       d = d.withMetadata(m);
     }
-    return options.withDataset(d);
+    return options.withDataset(d).withAppend(append);
+  }
+
+  /** A conversion names no version: it writes version 1, or with --append the next one. */
+  void requireNoVersion(Locations.Location loc) {
+    Locations.requireNoVersion(
+        loc,
+        append
+            ? "--append writes the dataset's next version"
+            : "a conversion writes version 1 of a new dataset");
+  }
+
+  /** Without --append, a dataset already at {@code storage} is an error that says what to do. */
+  void refuseExisting(Storage storage) throws IOException {
+    List<Long> versions = append ? List.of() : Dataset.versions(storage);
+    if (!versions.isEmpty()) {
+      long latest = versions.get(versions.size() - 1);
+      throw new FileAlreadyExistsException(
+          storage.uri(),
+          null,
+          "a dataset already exists there (latest version "
+              + latest
+              + "); add --append to convert into it as version "
+              + (latest + 1)
+              + ", or choose another location");
+    }
   }
 }

@@ -90,7 +90,10 @@ public final class ExportCommand implements Callable<Integer> {
   @Command(
       name = "parquet",
       mixinStandardHelpOptions = true,
-      description = {"Export to Parquet."})
+      description = {
+        "Export to Parquet. Categorical columns become dictionary-encoded strings (Parquet keeps"
+            + " no category list or ordered flag)."
+      })
   static final class Parquet extends Base {
     @Option(
         names = "--codec",
@@ -116,7 +119,10 @@ public final class ExportCommand implements Callable<Integer> {
   @Command(
       name = "arrow",
       mixinStandardHelpOptions = true,
-      description = {"Export to Arrow IPC."})
+      description = {
+        "Export to Arrow IPC. Categorical columns stay dictionaries: every category, in order,"
+            + " with the ordered flag."
+      })
   static final class Arrow extends Base {
     @Option(
         names = "--stream",

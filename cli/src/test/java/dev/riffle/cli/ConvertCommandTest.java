@@ -55,7 +55,10 @@ class ConvertCommandTest {
     writeParquet(dir.resolve("b.parquet"), 50);
     Path ds = dir.resolve("ds");
     Cli.Result r = Cli.ok("convert", "parquet", dir + "/*.parquet", ds.toString());
-    assertThat(r.out()).startsWith("converted 150 rows from 2 files").contains("version 1");
+    assertThat(r.out())
+        .startsWith("converted 150 rows from 2 files")
+        .contains("version 1")
+        .containsPattern("rows/s, [0-9.]+ MB/s of input");
     Cli.Result take = Cli.ok("take", ds.toString(), "--rows", "101,0");
     assertThat(take.outLines())
         .containsExactly("{\"id\":1,\"name\":\"n1\"}", "{\"id\":0,\"name\":null}");
@@ -111,6 +114,59 @@ class ConvertCommandTest {
     assertThat(orphan.exitCode()).isNotZero();
     assertThat(orphan.err()).contains("--citation-doi need --citation TITLE");
     assertThat(dir.resolve("nope")).doesNotExist();
+  }
+
+  /** --append adds a version; the error for an existing dataset names it (#16 item 8). */
+  @Test
+  void appendAddsAVersionAndRefusesAnotherSchema() throws IOException {
+    writeParquet(dir.resolve("a.parquet"), 30);
+    Path ds = dir.resolve("ds");
+    String target = ds.toString();
+    Cli.ok("convert", "parquet", dir.resolve("a.parquet").toString(), target);
+    Cli.Result taken = Cli.run("convert", "parquet", dir.resolve("a.parquet").toString(), target);
+    assertThat(taken.exitCode()).isEqualTo(1);
+    assertThat(taken.errLines()).hasSize(1);
+    assertThat(taken.err())
+        .contains("a dataset already exists there (latest version 1)")
+        .contains("add --append to convert into it as version 2");
+
+    // An Arrow export of version 1, appended: version 2 holds it twice.
+    Path arrow = dir.resolve("v1.arrow");
+    Cli.ok("export", "arrow", target, arrow.toString());
+    Cli.Result r = Cli.ok("convert", "arrow", "--append", arrow.toString(), target);
+    assertThat(r.out()).startsWith("converted 30 rows from 1 file ").contains("version 2");
+    assertThat(Cli.ok("take", target, "--rows", "31").outLines())
+        .containsExactly("{\"id\":1,\"name\":\"n1\"}");
+
+    // Another schema: one line naming the field; nothing written.
+    MessageType other =
+        MessageTypeParser.parseMessageType(
+            "message m { required int64 id; optional binary label (STRING); }");
+    Path b = dir.resolve("b.parquet");
+    try (ParquetWriter<Group> w =
+        ExampleParquetWriter.builder(new LocalOutputFile(b))
+            .withType(other)
+            .withConf(new PlainParquetConfiguration())
+            .build()) {
+      SimpleGroup g = new SimpleGroup(other);
+      g.add("id", 1L);
+      w.write(g);
+    }
+    long filesBefore;
+    try (var all = Files.walk(ds)) {
+      filesBefore = all.count();
+    }
+    Cli.Result bad = Cli.run("convert", "parquet", "--append", b.toString(), target);
+    assertThat(bad.exitCode()).isEqualTo(1);
+    assertThat(bad.errLines()).hasSize(1);
+    assertThat(bad.err())
+        .startsWith("riffle: " + b + ": cannot append to ")
+        .contains("version 2: the schema differs in field 'name' is missing; field 'label' is new");
+    try (var all = Files.walk(ds)) {
+      assertThat(all.count()).isEqualTo(filesBefore);
+    }
+    assertThat(Cli.run("convert", "parquet", "--append", b.toString(), target + "@2").err())
+        .contains("--append writes the dataset's next version; drop the @2");
   }
 
   @Test

@@ -26,7 +26,10 @@ class ConvertH5adTest {
   void convertsThenTakes() {
     Path ds = dir.resolve("ds");
     Cli.Result r = Cli.ok("convert", "h5ad", CSR.toString(), ds.toString());
-    assertThat(r.out()).startsWith("converted 40 rows from 1 file ").contains("version 1");
+    assertThat(r.out())
+        .startsWith("converted 40 cells from 1 file ")
+        .contains("version 1")
+        .containsPattern("cells/s, [0-9.]+ MB/s of input");
     assertThat(ds.resolve("tables/var.riffle")).exists();
     Cli.Result take = Cli.ok("take", ds.toString(), "--rows", "0");
     assertThat(take.out()).contains("\"obs_names\":\"cell000\"");

@@ -43,9 +43,13 @@ public final class ArrowIpcConverter {
     try (ArrowIpcInput in = ArrowIpcInput.open(input)) {
       VectorSchemaRoot root = in.root();
       Schema schema = root.getSchema();
+      // Arrow reads the dictionaries with the first batch; the writer declares them when it is
+      // created, so that categories keep the file's list and order (unused ones too), not the
+      // order the rows first use them in.
+      boolean more = in.next();
       DatasetWriter writer;
       try {
-        writer = DatasetWriter.create(out, schema, in.dictionaries(), dataset);
+        writer = options.writer(input.name(), out, schema, in.dictionaries(), dataset);
       } catch (dev.riffle.format.schema.UnsupportedTypeException e) {
         throw new InputException(input.name(), ParquetBatchReader.oneLine(e), e);
       }
@@ -53,7 +57,7 @@ public final class ArrowIpcConverter {
         long rows = 0;
         long bytesSeen = 0;
         int batch = 0;
-        while (in.next()) {
+        for (; more; more = in.next()) {
           batch++;
           try {
             writer.write(root);

@@ -1,7 +1,12 @@
 package dev.riffle.convert;
 
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
+import dev.riffle.dataset.write.DatasetWriter;
+import java.io.IOException;
 import java.util.function.LongConsumer;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * How a converter runs.
@@ -12,9 +17,16 @@ import java.util.function.LongConsumer;
  * @param batchBytes a batch is cut once its buffers reach about this size, so that wide rows (long
  *     strings, big lists) keep memory bounded
  * @param progress told the input bytes done as the work advances (may be called from any thread)
+ * @param append add the input to the dataset already there as its next version (the schema must be
+ *     the dataset's) instead of creating version 1 of a new one
  */
 public record ConvertOptions(
-    DatasetOptions dataset, int threads, int batchRows, long batchBytes, LongConsumer progress) {
+    DatasetOptions dataset,
+    int threads,
+    int batchRows,
+    long batchBytes,
+    LongConsumer progress,
+    boolean append) {
   public ConvertOptions {
     if (threads < 1 || batchRows < 1 || batchBytes < 1) {
       throw new IllegalArgumentException("threads, batch rows and batch bytes must be positive");
@@ -29,27 +41,56 @@ public record ConvertOptions(
   public static ConvertOptions defaults() {
     int cores = Runtime.getRuntime().availableProcessors();
     return new ConvertOptions(
-        DatasetOptions.defaults(), Math.max(1, cores - 1), 1 << 16, 64L << 20, null);
+        DatasetOptions.defaults(), Math.max(1, cores - 1), 1 << 16, 64L << 20, null, false);
   }
 
   public ConvertOptions withDataset(DatasetOptions d) {
-    return new ConvertOptions(d, threads, batchRows, batchBytes, progress);
+    return new ConvertOptions(d, threads, batchRows, batchBytes, progress, append);
   }
 
   public ConvertOptions withThreads(int n) {
-    return new ConvertOptions(dataset, n, batchRows, batchBytes, progress);
+    return new ConvertOptions(dataset, n, batchRows, batchBytes, progress, append);
   }
 
   public ConvertOptions withBatchRows(int n) {
-    return new ConvertOptions(dataset, threads, n, batchBytes, progress);
+    return new ConvertOptions(dataset, threads, n, batchBytes, progress, append);
   }
 
   public ConvertOptions withBatchBytes(long n) {
-    return new ConvertOptions(dataset, threads, batchRows, n, progress);
+    return new ConvertOptions(dataset, threads, batchRows, n, progress, append);
   }
 
   public ConvertOptions withProgress(LongConsumer p) {
-    return new ConvertOptions(dataset, threads, batchRows, batchBytes, p);
+    return new ConvertOptions(dataset, threads, batchRows, batchBytes, p, append);
+  }
+
+  public ConvertOptions withAppend(boolean a) {
+    return new ConvertOptions(dataset, threads, batchRows, batchBytes, progress, a);
+  }
+
+  /**
+   * The writer of the version a conversion publishes: version 1 of a new dataset, or with {@link
+   * #append} the next version of the one there, which fails before anything is written if the
+   * schemas differ.
+   *
+   * @throws InputException naming {@code input} and each differing field, when appending to a
+   *     dataset of another schema
+   */
+  public DatasetWriter writer(
+      String input,
+      Storage out,
+      Schema schema,
+      DictionaryProvider dictionaries,
+      DatasetOptions options)
+      throws IOException {
+    if (!append) {
+      return DatasetWriter.create(out, schema, dictionaries, options);
+    }
+    try {
+      return DatasetWriter.append(out, schema, dictionaries, options);
+    } catch (IllegalArgumentException e) {
+      throw new InputException(input, e.getMessage(), e);
+    }
   }
 
   /** This library's version, for the provenance. */

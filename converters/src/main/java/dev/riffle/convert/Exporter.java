@@ -14,6 +14,7 @@ import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.ArrowWriter;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
@@ -23,7 +24,9 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes one version of a dataset out as a Parquet file or an Arrow IPC file or stream, scanning it
- * in batches (memory: one batch plus the Parquet writer's row group buffer).
+ * in batches (memory: one batch plus the Parquet writer's row group buffer). Categorical fields
+ * become dictionary-encoded strings in Parquet (its dictionary pages; Parquet has no place for a
+ * category list or an ordered flag) and stay dictionaries in Arrow.
  */
 public final class Exporter {
   private Exporter() {}
@@ -83,7 +86,11 @@ public final class Exporter {
     }
   }
 
-  /** Exports to an Arrow IPC file (random access) or stream. */
+  /**
+   * Exports to an Arrow IPC file (random access) or stream. Categorical fields stay dictionary
+   * encoded with the dataset's dictionary: every category in its stored order, unused ones
+   * included, with the ordered flag; the codes are written as the dataset returns them.
+   */
   public static ConvertResult toArrow(
       Dataset dataset,
       OutputTarget out,
@@ -92,15 +99,16 @@ public final class Exporter {
       java.util.function.LongConsumer progress)
       throws IOException {
     long start = System.nanoTime();
-    DictionaryDecoder decoder = new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
+    Schema schema = dataset.arrowSchema();
+    DictionaryProvider dictionaries = dictionaries(dataset);
     long rows = 0;
     try (out) {
       try (OutputStream os = out.stream();
-          VectorSchemaRoot target = VectorSchemaRoot.create(decoder.schema(), allocator);
+          VectorSchemaRoot target = VectorSchemaRoot.create(schema, allocator);
           ArrowWriter w =
               format == ArrowFormat.FILE
-                  ? new ArrowFileWriter(target, null, Channels.newChannel(os))
-                  : new ArrowStreamWriter(target, null, Channels.newChannel(os))) {
+                  ? new ArrowFileWriter(target, dictionaries, Channels.newChannel(os))
+                  : new ArrowStreamWriter(target, dictionaries, Channels.newChannel(os))) {
         w.start();
         try (DatasetView.Cursor c = dataset.all().scan(names(dataset), BATCH_ROWS)) {
           while (true) {
@@ -108,7 +116,7 @@ public final class Exporter {
             if (b == null) {
               break;
             }
-            try (VectorSchemaRoot batch = decoder.decode(b, allocator)) {
+            try (VectorSchemaRoot batch = b) {
               for (int i = 0; i < batch.getFieldVectors().size(); i++) {
                 batch.getVector(i).makeTransferPair(target.getVector(i)).transfer();
               }

@@ -79,8 +79,12 @@ public final class ParquetConverter {
               .dataset()
               .withProvenance(new Manifest.Provenance(TOOL, ConvertOptions.version(), sources));
       try (DatasetWriter writer =
-          DatasetWriter.create(
-              out, schema, new DictionaryProvider.MapDictionaryProvider(), dataset)) {
+          options.writer(
+              inputs.get(0).name(),
+              out,
+              schema,
+              new DictionaryProvider.MapDictionaryProvider(),
+              dataset)) {
         long rows = pipeline(inputs, writer, pool, allocator, options);
         Manifest m = writer.publish();
         return new ConvertResult(

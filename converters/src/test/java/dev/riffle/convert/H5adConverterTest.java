@@ -292,4 +292,49 @@ class H5adConverterTest {
       return s.filter(Files::isRegularFile).toList();
     }
   }
+
+  /**
+   * CSR rows with int32 indices go in whole when every row ascends, and row by row otherwise (an
+   * unsorted row is sorted); either way an index outside the columns fails naming it and its row.
+   */
+  @Test
+  void csrIndicesAreCheckedAndUnsortedRowsSorted() throws IOException {
+    int[] indptr = {0, 3, 3, 6};
+    float[] data = {1, 2, 3, 4, 5, 6};
+    Path sorted = dir.resolve("sorted.h5ad");
+    SyntheticH5ad.write(sorted, 3, 10, false, indptr, new int[] {0, 4, 9, 1, 2, 3}, data, 2);
+    Path unsorted = dir.resolve("unsorted.h5ad");
+    SyntheticH5ad.write(unsorted, 3, 10, false, indptr, new int[] {9, 0, 4, 3, 1, 2}, data, 2);
+    Map<String, List<Object>> a = convertedX(sorted, "a");
+    assertThat(a.get("indices"))
+        .containsExactly(List.of(0L, 4L, 9L), List.of(), List.of(1L, 2L, 3L));
+    assertThat(a.get("values"))
+        .containsExactly(List.of(1f, 2f, 3f), List.of(), List.of(4f, 5f, 6f));
+    Map<String, List<Object>> b = convertedX(unsorted, "b");
+    assertThat(b.get("indices")).isEqualTo(a.get("indices"));
+    assertThat(b.get("values"))
+        .containsExactly(List.of(2f, 3f, 1f), List.of(), List.of(5f, 6f, 4f));
+    for (int[] bad : new int[][] {{0, 4, 10, 1, 2, 3}, {0, 4, 9, 1, -2, 3}, {9, 0, 4, 3, 1, 12}}) {
+      Path f = dir.resolve("bad" + bad[2] + bad[4] + bad[5] + ".h5ad");
+      SyntheticH5ad.write(f, 3, 10, false, indptr, bad, data, 2);
+      int at = bad[2] == 10 ? 2 : bad[4] == -2 ? 4 : 5;
+      assertThatThrownBy(() -> convertedX(f, "out-" + f.getFileName()))
+          .isInstanceOf(InputException.class)
+          .hasMessage(
+              f
+                  + ": X/indices["
+                  + at
+                  + "] = "
+                  + bad[at]
+                  + " (row "
+                  + (at < 3 ? 0 : 2)
+                  + ") is outside the 10 columns");
+    }
+  }
+
+  private Map<String, List<Object>> convertedX(Path in, String name) throws IOException {
+    Path out = dir.resolve(name);
+    convert(in, out, ConvertOptions.defaults(), new BufferMeter());
+    return H5adRows.dataset(out, allocator);
+  }
 }

@@ -92,13 +92,29 @@ final class ParquetFixtures {
   static List<List<Object>> writeAllTypes(
       Path file, int rows, long seed, CompressionCodecName codec, int rowGroupBytes)
       throws IOException {
+    return writeAllTypes(file, rows, seed, codec, rowGroupBytes, java.util.Set.of());
+  }
+
+  /** {@link #writeAllTypes} without the columns named in {@code omit}. */
+  static List<List<Object>> writeAllTypes(
+      Path file,
+      int rows,
+      long seed,
+      CompressionCodecName codec,
+      int rowGroupBytes,
+      java.util.Set<String> omit)
+      throws IOException {
+    MessageType schema =
+        new MessageType(
+            ALL_TYPES.getName(),
+            ALL_TYPES.getFields().stream().filter(f -> !omit.contains(f.getName())).toList());
     Random r = new Random(seed);
     List<List<Object>> expected = new ArrayList<>();
-    try (ParquetWriter<Group> w = writer(file, ALL_TYPES, codec, rowGroupBytes)) {
+    try (ParquetWriter<Group> w = writer(file, schema, codec, rowGroupBytes)) {
       for (int row = 0; row < rows; row++) {
-        SimpleGroup g = new SimpleGroup(ALL_TYPES);
+        SimpleGroup g = new SimpleGroup(schema);
         List<Object> values = new ArrayList<>();
-        for (Type t : ALL_TYPES.getFields()) {
+        for (Type t : schema.getFields()) {
           boolean isNull = t.isRepetition(Type.Repetition.OPTIONAL) && r.nextInt(7) == 0;
           Object[] v = isNull ? new Object[] {null, null} : value(t.getName(), r, row);
           values.add(v[0]);

@@ -206,8 +206,23 @@ class RoundTripTest {
       List<List<Object>> rows = new ArrayList<>();
       try (FileChannel ch = FileChannel.open(back);
           ArrowFileReader r = new ArrowFileReader(ch, allocator)) {
+        List<List<Object>> coded = new ArrayList<>();
         while (r.loadNextBatch()) {
-          rows.addAll(ArrowValues.rows(r.getVectorSchemaRoot()));
+          coded.addAll(ArrowValues.rows(r.getVectorSchemaRoot()));
+        }
+        // The file's dictionaries are read with its first batch.
+        Field label = r.getVectorSchemaRoot().getSchema().findField("label");
+        assertThat(label.getDictionary()).as("label stays a dictionary").isNotNull();
+        Dictionary labels = r.getDictionaryVectors().get(label.getDictionary().getId());
+        List<Object> categories = new ArrayList<>();
+        for (int i = 0; i < labels.getVector().getValueCount(); i++) {
+          categories.add(ArrowValues.get(labels.getVector(), i));
+        }
+        assertThat(categories).as("the categories, in order").containsExactly("cat", "dog", "emu");
+        for (List<Object> row : coded) {
+          Long code = (Long) row.get(1);
+          row.set(1, code == null ? null : categories.get(code.intValue()));
+          rows.add(row);
         }
       }
       assertThat(rows).isEqualTo(expected);

@@ -81,6 +81,19 @@ final class SyntheticH5ad {
         }
       }
     }
+    write(file, cells, genes, csc, indptr, indices, data, nnz);
+  }
+
+  /** A file of the given X arrays as they are (they may be inconsistent, for error tests). */
+  static void write(
+      Path file,
+      int cells,
+      int genes,
+      boolean csc,
+      int[] indptr,
+      int[] indices,
+      float[] data,
+      int nnz) {
     String[] names = new String[cells];
     for (int i = 0; i < cells; i++) {
       names[i] = "c" + i;

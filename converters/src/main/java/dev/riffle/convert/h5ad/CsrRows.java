@@ -80,6 +80,20 @@ final class CsrRows implements SparseRows {
     IntVector iv = (IntVector) indexList.getDataVector();
     FieldVector vv = valueList.getDataVector();
     int[] lengths = new int[n];
+    if (idx instanceof int[] && ascending((int[]) idx, p, start, n)) {
+      // The usual file (int32 indices, every row's ascending): the slices go in whole.
+      for (int i = 0; i < n; i++) {
+        lengths[i] = (int) (p[i + 1] - p[i]);
+      }
+      Values.copy(iv, idx, count);
+      if (!Values.copy(vv, val, count)) {
+        for (int k = 0; k < count; k++) {
+          Values.set(vv, k, val, k);
+        }
+      }
+      SparseRows.offsets(indexList, valueList, lengths, n, count);
+      return;
+    }
     for (int i = 0; i < n; i++) {
       int from = (int) (p[i] - p[0]);
       int to = (int) (p[i + 1] - p[0]);
@@ -87,18 +101,7 @@ final class CsrRows implements SparseRows {
       for (int k = from; k < to; k++) {
         long c = Values.toLong(idx, k);
         if (c < 0 || c >= cols) {
-          throw new InputException(
-              file,
-              Matrices.path(indices)
-                  + "["
-                  + (p[0] + k)
-                  + "] = "
-                  + c
-                  + " (row "
-                  + (start + i)
-                  + ") is outside the "
-                  + cols
-                  + " columns");
+          throw outside(c, p[0] + k, start + i);
         }
       }
       int[] order = sortedOrder(idx, from, to);
@@ -109,6 +112,43 @@ final class CsrRows implements SparseRows {
       }
     }
     SparseRows.offsets(indexList, valueList, lengths, n, count);
+  }
+
+  /**
+   * Whether every row's int32 indices ascend strictly; fails on the first index outside [0, cols),
+   * naming it and its row.
+   */
+  private boolean ascending(int[] idx, long[] p, long start, int n) throws InputException {
+    boolean ascending = true;
+    for (int i = 0; i < n; i++) {
+      int from = (int) (p[i] - p[0]);
+      int to = (int) (p[i + 1] - p[0]);
+      long prev = -1;
+      for (int k = from; k < to; k++) {
+        int c = idx[k];
+        if (c < 0 || c >= cols) {
+          throw outside(c, p[0] + k, start + i);
+        }
+        ascending &= c > prev;
+        prev = c;
+      }
+    }
+    return ascending;
+  }
+
+  private InputException outside(long c, long at, long row) {
+    return new InputException(
+        file,
+        Matrices.path(indices)
+            + "["
+            + at
+            + "] = "
+            + c
+            + " (row "
+            + row
+            + ") is outside the "
+            + cols
+            + " columns");
   }
 
   /** Null if the row's indices ascend already (the usual case), else the sorting permutation. */

@@ -100,14 +100,16 @@ public final class H5adConverter {
   }
 
   /**
-   * Writes version 1 of a new dataset at {@code out} from an AnnData file. Nothing is published,
-   * and no side table is left, if anything fails; a new local location is removed again.
+   * Writes version 1 of a new dataset at {@code out} from an AnnData file, or with {@link
+   * ConvertOptions#append} its next version (the side tables, var first, must be the dataset's).
+   * Nothing is published, and no side table is left, if anything fails; a new local location is
+   * removed again.
    *
    * @param meter told how much the conversion buffers
    * @param xType X's value type: by default ({@link XDtype#STORED}) the file's, losing nothing
    * @throws InputException naming the file, if it is no HDF5 file, not AnnData, truncated, or holds
    *     something that cannot be converted
-   * @throws FileAlreadyExistsException if a dataset exists at {@code out}
+   * @throws FileAlreadyExistsException if a dataset exists at {@code out} and this is no append
    */
   public static ConvertResult convert(
       SourceFile input,
@@ -118,9 +120,12 @@ public final class H5adConverter {
       XDtype xType)
       throws IOException {
     List<Long> versions = Dataset.versions(out);
-    if (!versions.isEmpty()) {
+    if (!versions.isEmpty() && !options.append()) {
       throw new FileAlreadyExistsException(
-          out.uri(), null, "a dataset already exists there; choose another location");
+          out.uri(),
+          null,
+          "a dataset already exists there; append to it (ConvertOptions.withAppend) or choose"
+              + " another location");
     }
     LenientLzfFilter.install();
     boolean fresh = out instanceof LocalStorage && !Files.exists(((LocalStorage) out).root());
@@ -246,20 +251,81 @@ public final class H5adConverter {
     try (AnnDataMapping layout =
         AnnDataMapping.read(name, h5, allocator, options, xType, tempDir, meter)) {
       Map<String, String> metadata = new LinkedHashMap<>(options.dataset().metadata());
-      metadata.put("anndata.shape", "[" + layout.rows + ", " + layout.vars + "]");
+      // Appended cells must share the dataset's genes: every side table (var, raw/var, the
+      // pairwise graphs) must be the dataset's own, byte for byte (the writer is deterministic).
+      Manifest base =
+          options.append() ? Dataset.readManifest(out, Dataset.latestVersion(out)) : null;
+      long totalRows = layout.rows + (base == null ? 0 : base.totalRows());
+      String baseShape = base == null ? null : base.metadata().get("anndata.shape");
+      if (base != null && (baseShape == null || !baseShape.endsWith(", " + layout.vars + "]"))) {
+        throw new InputException(
+            name,
+            "cannot append to "
+                + out.uri()
+                + " version "
+                + base.version()
+                + ": this file has "
+                + layout.vars
+                + " genes (var), the dataset's shape is "
+                + (baseShape == null ? "not an AnnData one" : baseShape));
+      }
+      metadata.put("anndata.shape", "[" + totalRows + ", " + layout.vars + "]");
       metadata.put("anndata.X", layout.xEncoding);
       if (layout.xDtype != null) {
         metadata.put(X_DTYPE_KEY, layout.xDtype);
         metadata.put(X_FILE_DTYPE_KEY, layout.xFileDtype);
       }
       for (Map.Entry<String, List<Column>> t : layout.tables.entrySet()) {
-        String path = "tables/" + t.getKey() + ".riffle";
+        String path =
+            "tables/"
+                + t.getKey()
+                + (base == null ? "" : ".append-" + Long.toHexString(System.nanoTime()))
+                + ".riffle";
         sideTables.add(path);
         long rows = layout.tableRows.get(t.getKey());
         String tableSha =
             SideTable.write(out, path, t.getValue(), rows, options.batchRows(), allocator);
+        if (base != null) {
+          String have = base.metadata().get(TABLE_KEY + t.getKey() + ".sha256");
+          if (!tableSha.equals(have)) {
+            throw new InputException(
+                name,
+                "cannot append to "
+                    + out.uri()
+                    + " version "
+                    + base.version()
+                    + ": its "
+                    + t.getKey()
+                    + (have == null
+                        ? " is not in the dataset"
+                        : " differs from the dataset's ("
+                            + base.metadata().get(TABLE_KEY + t.getKey())
+                            + ")")
+                    + "; appended cells must have the dataset's genes in its order, and no"
+                    + " pairwise (obsp) graph");
+          }
+          continue;
+        }
         metadata.put(TABLE_KEY + t.getKey(), path);
         metadata.put(TABLE_KEY + t.getKey() + ".sha256", tableSha);
+      }
+      if (base != null) {
+        for (String key : base.metadata().keySet()) {
+          String table = key.startsWith(TABLE_KEY) ? key.substring(TABLE_KEY.length()) : "";
+          if (!table.isEmpty() && !table.endsWith(".sha256") && !layout.tables.containsKey(table)) {
+            throw new InputException(
+                name,
+                "cannot append to "
+                    + out.uri()
+                    + " version "
+                    + base.version()
+                    + ": the dataset has a "
+                    + table
+                    + " table ("
+                    + base.metadata().get(key)
+                    + ") that this file lacks");
+          }
+        }
       }
       if (layout.uns != null) {
         metadata.put(UNS_KEY, layout.uns);
@@ -279,11 +345,13 @@ public final class H5adConverter {
                       TOOL, version(), List.of(new Manifest.Source(name, input.length(), sha))));
       Manifest m;
       try (DatasetWriter writer =
-          DatasetWriter.create(out, layout.schema(), layout.dictionaries(), dataset)) {
+          options.writer(name, out, layout.schema(), layout.dictionaries(), dataset)) {
         new RowWriter(layout, allocator, options, meter, input.length()).writeAll(writer);
         m = writer.publish();
       }
-      sideTables.clear();
+      if (base == null) {
+        sideTables.clear();
+      }
       long bytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
       return new ConvertResult(layout.rows, input.length(), bytes, System.nanoTime() - start, m);
     } finally {
