@@ -70,10 +70,6 @@ final class BatchConverter {
       }
     }
     if (label != null) {
-      if (all.contains(label)) {
-        throw new IllegalArgumentException(
-            "column '" + label + "' is both a feature and the label");
-      }
       Field field = field(schema, where, label);
       if (field.getDictionary() == null && !(field.getType() instanceof ArrowType.Int)) {
         throw new IllegalArgumentException(
@@ -82,6 +78,10 @@ final class BatchConverter {
                 + "' is "
                 + field.getType()
                 + "; it must be categorical (dictionary-encoded) or an integer");
+      }
+      if (all.contains(label)) {
+        throw new IllegalArgumentException(
+            "column '" + label + "' is both a feature and the label");
       }
       all.add(label);
     }

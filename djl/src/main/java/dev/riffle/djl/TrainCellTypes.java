@@ -157,7 +157,7 @@ public final class TrainCellTypes implements Callable<Integer> {
   @Option(names = "--json", description = "Append one JSON line per epoch to this file.")
   Path json;
 
-  private PrintWriter out;
+  private final PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
 
   /** What one epoch did. */
   record EpochResult(
@@ -172,14 +172,19 @@ public final class TrainCellTypes implements Callable<Integer> {
       double evalSeconds) {}
 
   public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line, with errors reported as one line naming what is wrong. */
+  static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new TrainCellTypes());
     cl.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          // One line, naming what is wrong: the bar for bad input.
           cmd.getErr().println("train-cell-types: " + message(e));
+          cmd.getErr().flush();
           return 1;
         });
-    System.exit(cl.execute(args));
+    return cl;
   }
 
   private static String message(Throwable e) {
@@ -189,7 +194,6 @@ public final class TrainCellTypes implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     if (generate != null) {
       int g = genes == null ? 2000 : genes;
       CellsDatasets.Order o =
@@ -314,10 +318,14 @@ public final class TrainCellTypes implements Callable<Integer> {
               trainSet, checkpoint, "mlp", checkpointEvery, from == null ? 0 : from.steps()));
     }
     List<EpochResult> results = new java.util.ArrayList<>();
+    if (from != null) {
+      // Before the trainer: its initialize() then keeps the loaded arrays and marks them as
+      // needing gradients (loaded into an initialized model, they would not train).
+      model.load(from.dir(), "mlp");
+    }
     try (Trainer trainer = model.newTrainer(config)) {
       trainer.initialize(new Shape(batch, width));
       if (from != null) {
-        model.load(from.dir(), "mlp");
         out.printf(
             Locale.ROOT,
             "resumed from %s: epoch %d, batch %d (%d steps taken)%n",
