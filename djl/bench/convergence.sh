@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Convergence parity (#17): held-out accuracy and wall time per epoch for sequential, true random
 # and block shuffle (b=16, f=256) on cells sorted by cell type. Usage: djl/bench/convergence.sh OUT_DIR
-# [ROWS] [EPOCHS] [SEEDS...]. Writes OUT_DIR/cells (the data) and OUT_DIR/epochs.jsonl.
+# [ROWS] [EPOCHS] [SEEDS...] (GENES=2000 by default). Writes OUT_DIR/cells and OUT_DIR/epochs.jsonl.
 set -euo pipefail
 here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$1"; rows="${2:-24000}"; epochs="${3:-4}"; shift 3 || true
@@ -11,7 +11,7 @@ mkdir -p "$out"
 # more than they give (DJL's documented property).
 export RIFFLE_JAVA_OPTS="${RIFFLE_JAVA_OPTS:--Dai.djl.pytorch.num_threads=1}"
 if [[ ! -d "$out/cells" ]]; then
-  "$here/../train" --data "$out/cells" --generate "$rows" --genes 2000 --order cell_type \
+  "$here/../train" --data "$out/cells" --generate "$rows" --genes "${GENES:-2000}" --order cell_type \
     --epochs 1 --seed 1 >"$out/generate.log"
 fi
 for seed in "${seeds[@]}"; do

@@ -153,6 +153,27 @@ public final class CellsDatasets {
   }
 
   /**
+   * Whether {@code dir} holds a dataset this class wrote with these parameters (its latest
+   * version's metadata says so, and it has the splits).
+   */
+  public static boolean isGenerated(Path dir, long rows, int genes, long seed, Order order)
+      throws IOException {
+    LocalStorage storage = new LocalStorage(dir);
+    if (!Files.isDirectory(dir) || Dataset.versions(storage).isEmpty()) {
+      return false;
+    }
+    Manifest m = Dataset.readManifest(storage, Dataset.latestVersion(storage));
+    Map<String, String> md = m.metadata();
+    return "cells".equals(md.get("kind"))
+        && Long.toString(rows).equals(md.get("rows"))
+        && Integer.toString(genes).equals(md.get("genes"))
+        && Long.toString(seed).equals(md.get("seed"))
+        && order.name().toLowerCase(java.util.Locale.ROOT).equals(md.get("order"))
+        && m.splits().containsKey(TRAIN)
+        && m.splits().containsKey(TEST);
+  }
+
+  /**
    * The width of the counts matrix of a dataset: {@code genes} in its metadata ({@code riffle
    * generate cells}), or the second number of {@code anndata.shape} (a converted {@code .h5ad}).
    *

@@ -204,16 +204,21 @@ public final class TrainCellTypes implements Callable<Integer> {
                 throw new IllegalArgumentException(
                     "--order must be cell_type or plate, not '" + order + "'");
           };
-      long t0 = System.nanoTime();
-      CellsDatasets.write(data, generate, g, seed, o, 0.8);
-      out.printf(
-          Locale.ROOT,
-          "generated %d cells x %d genes (sorted by %s) with train/test splits in %s (%.1f s)%n",
-          generate,
-          g,
-          order,
-          data,
-          (System.nanoTime() - t0) / 1e9);
+      if (CellsDatasets.isGenerated(data, generate, g, seed, o)) {
+        // Run as written again (the README's command): the same cells are there already.
+        out.printf(Locale.ROOT, "%s already holds these %d generated cells%n", data, generate);
+      } else {
+        long t0 = System.nanoTime();
+        CellsDatasets.write(data, generate, g, seed, o, 0.8);
+        out.printf(
+            Locale.ROOT,
+            "generated %d cells x %d genes (sorted by %s) with train/test splits in %s (%.1f s)%n",
+            generate,
+            g,
+            order,
+            data,
+            (System.nanoTime() - t0) / 1e9);
+      }
     }
     run();
     return 0;
