@@ -3,8 +3,9 @@ package dev.riffle.djl;
 /**
  * What is done to the values of sparse (counts) features as they are copied into the NDArray, the
  * usual single-cell preprocessing: library-size normalisation (each row scaled so that its values
- * sum to {@code targetSum}; an all-zero row stays zero) and then {@code log1p}. Computed in the one
- * copy out of Arrow memory, so it costs no pass of its own.
+ * sum to {@code targetSum}; an all-zero row stays zero) and then {@code log1p}. Densified features
+ * are normalised by the engine after the copy (vectorised, over the whole array); CSR values as
+ * they are copied.
  *
  * @param scaleRows scale each row to {@code targetSum}
  * @param targetSum the row sum after scaling (1e4: "counts per 10k")
