@@ -1,0 +1,277 @@
+package dev.riffle.djl;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.training.dataset.Batch;
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.format.io.RecyclingAllocator;
+import dev.riffle.loader.pipeline.Loader;
+import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.plan.BlockShuffle;
+import dev.riffle.loader.plan.Sampler;
+import dev.riffle.loader.plan.Sequential;
+import dev.riffle.loader.plan.Tail;
+import dev.riffle.loader.plan.TrueRandom;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The cost of the adapter: samples per second of the bare {@link Loader} (every batch handed out
+ * and closed, as {@code riffle load} does) against {@link RiffleDataset} (every batch also copied
+ * into NDArrays, then closed), on the same data, sampler and options, in alternating repeats in one
+ * JVM so that both see the same machine; optionally the {@link RiffleRandomAccessDataset} path on a
+ * few batches. Prints one line per run and the medians; CPU time per sample is printed too, as it
+ * is less disturbed than wall time by other work on a shared machine.
+ */
+@Command(
+    name = "adapter-benchmark",
+    mixinStandardHelpOptions = true,
+    description = "Samples/s of the bare loader vs the DJL adapter on the same data and sampler.")
+public final class AdapterBenchmark implements Callable<Integer> {
+  @Option(names = "--data", required = true, description = "The dataset directory.")
+  Path data;
+
+  @Option(names = "--sampler", defaultValue = "block", description = "sequential, random, block.")
+  String sampler;
+
+  @Option(names = "--block", defaultValue = "16")
+  int block;
+
+  @Option(names = "--fetch", defaultValue = "256")
+  int fetch;
+
+  @Option(names = "--jitter", defaultValue = "0.25")
+  double jitter;
+
+  @Option(names = "--batch", defaultValue = "256")
+  int batch;
+
+  @Option(names = "--repeats", defaultValue = "5", description = "Runs of each mode.")
+  int repeats;
+
+  @Option(names = "--threads", defaultValue = "8")
+  int threads;
+
+  @Option(names = "--memory-mb", defaultValue = "1024")
+  long memoryMb;
+
+  @Option(names = "--form", defaultValue = "dense", description = "dense or csr.")
+  String form;
+
+  @Option(
+      names = "--normalize",
+      defaultValue = "none",
+      description = "none or cp10k-log1p (what the adapter computes on the way).")
+  String normalize;
+
+  @Option(
+      names = "--records-batches",
+      defaultValue = "0",
+      description = "Also time the RandomAccessDataset path over this many batches.")
+  int recordsBatches;
+
+  private final PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new AdapterBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    OfflineEngine.start();
+    try (BufferAllocator reads = RecyclingAllocator.create(memoryMb << 20);
+        Dataset d = Dataset.open(new LocalStorage(data), reads);
+        BufferAllocator batches = new RootAllocator();
+        NDManager manager = NDManager.newBaseManager()) {
+      DatasetView view = d.all();
+      int genes = CellsDatasets.genes(d);
+      LoaderOptions o =
+          new LoaderOptions(
+              sampler(),
+              batch,
+              1,
+              1,
+              0,
+              1,
+              Tail.PAD,
+              List.of("indices", "values", "cell_type"),
+              null,
+              threads,
+              2,
+              memoryMb << 20);
+      out.printf(
+          Locale.ROOT,
+          "%d rows x %d genes, %s, batch %d, form %s, normalize %s%n",
+          view.rowCount(),
+          genes,
+          o.sampler().describe(),
+          batch,
+          form,
+          normalize);
+      List<Double> loaderRates = new ArrayList<>();
+      List<Double> adapterRates = new ArrayList<>();
+      List<Double> loaderCpu = new ArrayList<>();
+      List<Double> adapterCpu = new ArrayList<>();
+      // One warm-up of each, not counted: class loading, JIT, page cache.
+      bare(view, o, batches);
+      adapter(view, o, batches, manager, genes);
+      for (int r = 0; r < repeats; r++) {
+        double[] a = bare(view, o, batches);
+        double[] b = adapter(view, o, batches, manager, genes);
+        loaderRates.add(a[0]);
+        loaderCpu.add(a[1]);
+        adapterRates.add(b[0]);
+        adapterCpu.add(b[1]);
+        out.printf(
+            Locale.ROOT,
+            "run %d: loader %.0f samples/s (%.2f cpu us/sample), adapter %.0f samples/s (%.2f cpu"
+                + " us/sample), ratio %.3f%n",
+            r + 1,
+            a[0],
+            a[1],
+            b[0],
+            b[1],
+            b[0] / a[0]);
+      }
+      out.printf(
+          Locale.ROOT,
+          "median: loader %.0f samples/s [%.0f..%.0f], adapter %.0f samples/s [%.0f..%.0f],"
+              + " ratio of medians %.3f; cpu us/sample loader %.2f, adapter %.2f%n",
+          median(loaderRates),
+          min(loaderRates),
+          max(loaderRates),
+          median(adapterRates),
+          min(adapterRates),
+          max(adapterRates),
+          median(adapterRates) / median(loaderRates),
+          median(loaderCpu),
+          median(adapterCpu));
+      if (recordsBatches > 0) {
+        records(view, batches, manager, genes);
+      }
+    }
+    return 0;
+  }
+
+  private double[] bare(DatasetView view, LoaderOptions o, BufferAllocator allocator)
+      throws Exception {
+    long rows = 0;
+    long t0 = System.nanoTime();
+    long c0 = Cpu.processNanos();
+    try (Loader loader = Loader.open(view, o, allocator)) {
+      while (true) {
+        VectorSchemaRoot b = loader.next();
+        if (b == null) {
+          break;
+        }
+        rows += b.getRowCount();
+        b.close();
+      }
+    }
+    double s = (System.nanoTime() - t0) / 1e9;
+    return new double[] {rows / s, (Cpu.processNanos() - c0) / 1e3 / rows};
+  }
+
+  private double[] adapter(
+      DatasetView view, LoaderOptions o, BufferAllocator allocator, NDManager manager, int genes)
+      throws Exception {
+    long rows = 0;
+    long t0 = System.nanoTime();
+    long c0 = Cpu.processNanos();
+    try (RiffleDataset ds =
+        features(RiffleDataset.builder(view).options(o), genes)
+            .label("cell_type")
+            .normalization(normalization())
+            .allocator(allocator)
+            .build()) {
+      for (Batch b : ds.getData(manager)) {
+        rows += b.getSize();
+        b.close();
+      }
+    }
+    double s = (System.nanoTime() - t0) / 1e9;
+    return new double[] {rows / s, (Cpu.processNanos() - c0) / 1e3 / rows};
+  }
+
+  private void records(DatasetView view, BufferAllocator allocator, NDManager manager, int genes)
+      throws Exception {
+    long rows = 0;
+    long t0 = System.nanoTime();
+    try (RiffleRandomAccessDataset ds =
+        RiffleRandomAccessDataset.builder(view)
+            .sparse("indices", "values", genes)
+            .label("cell_type")
+            .normalization(normalization())
+            .allocator(allocator)
+            .setSampling(batch, true)
+            .build()) {
+      int n = 0;
+      for (Batch b : ds.getData(manager)) {
+        rows += b.getSize();
+        b.close();
+        if (++n >= recordsBatches) {
+          break;
+        }
+      }
+    }
+    double s = (System.nanoTime() - t0) / 1e9;
+    out.printf(
+        Locale.ROOT,
+        "RandomAccessDataset (DJL's random sampler, one take per row): %.0f samples/s over %d"
+            + " rows%n",
+        rows / s,
+        rows);
+  }
+
+  private RiffleDataset.Builder features(RiffleDataset.Builder b, int genes) {
+    return switch (form) {
+      case "dense" -> b.sparse("indices", "values", genes);
+      case "csr" -> b.csr("indices", "values", genes);
+      default -> throw new IllegalArgumentException("--form must be dense or csr");
+    };
+  }
+
+  private Normalization normalization() {
+    return switch (normalize) {
+      case "none" -> Normalization.none();
+      case "cp10k-log1p" -> Normalization.librarySizeLog1p(1e4);
+      default -> throw new IllegalArgumentException("--normalize must be none or cp10k-log1p");
+    };
+  }
+
+  private Sampler sampler() {
+    return switch (sampler) {
+      case "sequential" -> new Sequential(fetch, block);
+      case "random" -> new TrueRandom(fetch, block);
+      case "block" -> new BlockShuffle(block, fetch, jitter, false);
+      default ->
+          throw new IllegalArgumentException("--sampler must be sequential, random or block");
+    };
+  }
+
+  private static double median(List<Double> xs) {
+    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+  }
+
+  private static double min(List<Double> xs) {
+    return Arrays.stream(xs.stream().mapToDouble(Double::doubleValue).toArray()).min().orElse(0);
+  }
+
+  private static double max(List<Double> xs) {
+    return Arrays.stream(xs.stream().mapToDouble(Double::doubleValue).toArray()).max().orElse(0);
+  }
+}

@@ -1,0 +1,412 @@
+package dev.riffle.djl;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.training.dataset.Batch;
+import ai.djl.translate.Batchifier;
+import ai.djl.util.Progress;
+import dev.riffle.dataset.DatasetView;
+import dev.riffle.loader.pipeline.Loader;
+import dev.riffle.loader.pipeline.LoaderMetrics;
+import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.plan.LoaderState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * A DJL {@link ai.djl.training.dataset.Dataset} whose batches come straight from a Riffle {@link
+ * Loader}: the sampler, its diversity, the seed, the epochs and this process's rank and world size
+ * are the {@link LoaderOptions}'; the batches are the loader's, row for row, as NDArrays (see
+ * {@link BatchConverter} for the one copy).
+ *
+ * <p>One loader serves the whole run, so that reads run ahead across epoch boundaries: each {@link
+ * #getData} call hands out the batches of the next epoch of the run (the rest of the current one
+ * after a resume, or after an iteration stopped early), as DJL's {@code EasyTrain.fit} expects of a
+ * training set. Calling it after the run's last epoch is an error. An evaluation set is the same
+ * with a {@code Sequential} sampler and as many epochs as evaluations.
+ *
+ * <p>A batch's arrays live in a sub-manager of the one passed to {@code getData}, with the Arrow
+ * memory they were copied from or point into: {@code Batch.close()} frees both. Close the dataset
+ * (the loader and its allocator) when done; a batch left open then fails the close.
+ *
+ * <p>Resume: {@link #state()} is where the run stands; {@link #stateBeforeLastBatch()} is the state
+ * that hands out the last batch again, what a checkpoint taken before that batch's optimizer step
+ * must save ({@link CheckpointListener}). {@link Builder#resumeFrom} continues a run from either,
+ * with exactly the batches the uninterrupted run would have had.
+ */
+public final class RiffleDataset implements ai.djl.training.dataset.Dataset, AutoCloseable {
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final DatasetView view;
+  private final LoaderOptions options;
+  private final BatchConverter converter;
+  private final BufferAllocator allocator;
+  private final LoaderState resumeFrom;
+  private final boolean trimPadding;
+  private Loader loader;
+  private boolean finished;
+  private boolean closed;
+  private LoaderState beforeLast;
+  private final List<EpochStats> stats = new ArrayList<>();
+  private EpochStats current;
+
+  private RiffleDataset(Builder b, BatchConverter converter) {
+    this.view = b.view;
+    this.converter = converter;
+    this.options = b.options.withFields(converter.columns());
+    this.resumeFrom = b.resumeFrom;
+    this.trimPadding = b.trimPadding;
+    this.allocator =
+        b.allocator.newChildAllocator("riffle-djl-" + IDS.incrementAndGet(), 0, Long.MAX_VALUE);
+  }
+
+  /** Starts a builder over a view of a dataset: all rows, or a split. */
+  public static Builder builder(DatasetView view) {
+    return new Builder(view);
+  }
+
+  /**
+   * What the trainer was fed in one epoch (or the part of it since a resume).
+   *
+   * @param epoch the loader's epoch
+   * @param batches batches handed out
+   * @param rows rows handed out (padding included unless trimmed)
+   * @param convertNanos time spent copying Arrow batches into NDArrays
+   * @param loader the loader's own metrics of the epoch: its stall time, reads, diversity
+   */
+  public record EpochStats(
+      long epoch, long batches, long rows, long convertNanos, LoaderMetrics loader) {}
+
+  /**
+   * The batches of the next epoch of the run. Iterate it once.
+   *
+   * @throws IllegalStateException if the run's epochs are all handed out, or the dataset is closed
+   */
+  @Override
+  public Iterable<Batch> getData(NDManager manager) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("the dataset is closed");
+    }
+    if (loader == null) {
+      loader =
+          resumeFrom == null
+              ? Loader.open(view, options, allocator)
+              : Loader.resume(view, options, resumeFrom, allocator);
+    }
+    if (finished) {
+      throw new IllegalStateException(
+          "all " + options.epochs() + " epochs of the run are handed out");
+    }
+    long epoch = loader.state().epoch();
+    boolean[] used = new boolean[1];
+    return () -> {
+      if (used[0]) {
+        throw new IllegalStateException("an epoch's batches can be iterated once");
+      }
+      used[0] = true;
+      return new EpochBatches(manager, epoch);
+    };
+  }
+
+  /** No download or preparation: the data is read as it is handed out. */
+  @Override
+  public void prepare(Progress progress) {}
+
+  private final class EpochBatches implements Iterator<Batch> {
+    private final NDManager manager;
+    private final long epoch;
+    private Batch next;
+    private boolean end;
+
+    EpochBatches(NDManager manager, long epoch) {
+      this.manager = manager;
+      this.epoch = epoch;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (next == null && !end) {
+        try {
+          advance();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public Batch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Batch b = next;
+      next = null;
+      return b;
+    }
+
+    private void advance() throws IOException {
+      if (closed) {
+        throw new IllegalStateException("the dataset is closed");
+      }
+      LoaderState before = loader.state();
+      if (finished || before.epoch() != epoch) {
+        end = true;
+        return;
+      }
+      VectorSchemaRoot root = loader.next();
+      if (root == null) {
+        finished = true;
+        end = true;
+        return;
+      }
+      beforeLast = before;
+      long t0 = System.nanoTime();
+      next = toBatch(root, manager, before.batchCursor(), loader.plan().batchCount());
+      if (current == null || current.epoch() != epoch) {
+        current = new EpochStats(epoch, 0, 0, 0, loader.metrics());
+        stats.add(current);
+      }
+      current =
+          new EpochStats(
+              epoch,
+              current.batches() + 1,
+              current.rows() + next.getSize(),
+              current.convertNanos() + System.nanoTime() - t0,
+              loader.metrics());
+      stats.set(stats.size() - 1, current);
+    }
+  }
+
+  private Batch toBatch(VectorSchemaRoot root, NDManager parent, long index, long total) {
+    NDManager bm = parent.newSubManager();
+    boolean attached = false;
+    try {
+      long[] rows = loader.lastRows();
+      int[] keep = trimPadding ? kept(loader.lastPadding()) : null;
+      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
+      if (c.borrowsBatch()) {
+        bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
+        attached = true;
+      }
+      List<Long> ids = new ArrayList<>();
+      for (int k = 0; k < (keep == null ? rows.length : keep.length); k++) {
+        ids.add(rows[keep == null ? k : keep[k]]);
+      }
+      return new Batch(
+          bm,
+          c.data(),
+          c.labels(),
+          ids.size(),
+          Batchifier.STACK,
+          Batchifier.STACK,
+          index,
+          total,
+          ids);
+    } catch (RuntimeException e) {
+      bm.close();
+      throw e;
+    } finally {
+      if (!attached) {
+        root.close();
+      }
+    }
+  }
+
+  /** The rows that are not padding, or null if all are (no selection, so zero-copy can apply). */
+  private static int[] kept(boolean[] padding) {
+    int n = 0;
+    for (boolean p : padding) {
+      n += p ? 0 : 1;
+    }
+    if (n == padding.length) {
+      return null;
+    }
+    int[] keep = new int[n];
+    int k = 0;
+    for (int r = 0; r < padding.length; r++) {
+      if (!padding[r]) {
+        keep[k++] = r;
+      }
+    }
+    return keep;
+  }
+
+  /** The options the loader runs with (the builder's, with the columns and label filled in). */
+  public LoaderOptions options() {
+    return options;
+  }
+
+  /** Rows of the view the batches are drawn from. */
+  public long viewRowCount() {
+    return view.rowCount();
+  }
+
+  /** Where the run stands: the next batch to hand out. */
+  public LoaderState state() {
+    if (loader != null) {
+      return loader.state();
+    }
+    return resumeFrom != null ? resumeFrom : Loader.startState(view, options, 0);
+  }
+
+  /**
+   * The state that hands out the last batch again: saved with parameters taken before that batch's
+   * optimizer step, a resumed run trains on it as the uninterrupted one did.
+   *
+   * @throws IllegalStateException if no batch was handed out yet
+   */
+  public LoaderState stateBeforeLastBatch() {
+    if (beforeLast == null) {
+      throw new IllegalStateException("no batch was handed out yet");
+    }
+    return beforeLast;
+  }
+
+  /** Whether every epoch of the run was handed out. */
+  public boolean finished() {
+    return finished;
+  }
+
+  /** What each epoch fed the trainer so far, in order; the current epoch last. */
+  public List<EpochStats> epochStats() {
+    return List.copyOf(stats);
+  }
+
+  /** Global row ids of the last batch handed out (padding rows included). */
+  public long[] lastRows() {
+    return loader == null ? new long[0] : loader.lastRows();
+  }
+
+  /**
+   * Stops the loader and closes this dataset's allocator.
+   *
+   * @throws IllegalStateException if a batch handed out is still open (its memory would leak)
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (loader != null) {
+        loader.close();
+      }
+    } finally {
+      allocator.close();
+    }
+  }
+
+  /** Names the columns and how they become arrays; {@link #build()} checks them. */
+  public static final class Builder {
+    private final DatasetView view;
+    private final List<Feature> features = new ArrayList<>();
+    private LoaderOptions options;
+    private String label;
+    private Normalization normalization = Normalization.none();
+    private BufferAllocator allocator;
+    private LoaderState resumeFrom;
+    private boolean trimPadding;
+
+    private Builder(DatasetView view) {
+      this.view = view;
+    }
+
+    /** How the loader runs (sampler, batch, seed, epochs, rank and world, threads, memory). */
+    public Builder options(LoaderOptions o) {
+      this.options = o;
+      return this;
+    }
+
+    /** Numeric scalar columns as one {@code float32 [batch, k]} array ({@link Feature.Dense}). */
+    public Builder dense(String... columns) {
+      features.add(new Feature.Dense(List.of(columns)));
+      return this;
+    }
+
+    /** A fixed-size list column as one {@code float32 [batch, d]} array. */
+    public Builder vector(String column) {
+      features.add(new Feature.Vector(column));
+      return this;
+    }
+
+    /** A sparse row group densified into one {@code float32 [batch, width]} array. */
+    public Builder sparse(String indices, String values, int width) {
+      features.add(new Feature.Sparse(indices, values, width, false));
+      return this;
+    }
+
+    /** A sparse row group as CSR arrays: indptr, indices, values ({@link Feature.Sparse}). */
+    public Builder csr(String indices, String values, int width) {
+      features.add(new Feature.Sparse(indices, values, width, true));
+      return this;
+    }
+
+    /** The label: a categorical (or integer) column, handed out as {@code int64 [batch]}. */
+    public Builder label(String column) {
+      this.label = column;
+      return this;
+    }
+
+    /** What is done to sparse values on the way (default none). */
+    public Builder normalization(Normalization n) {
+      this.normalization = n;
+      return this;
+    }
+
+    /**
+     * Where batches are allocated (a child allocator of it, closed with the dataset). Open the
+     * dataset itself with a {@code RecyclingAllocator}, as {@code riffle load} does.
+     */
+    public Builder allocator(BufferAllocator a) {
+      this.allocator = a;
+      return this;
+    }
+
+    /** Continue a run from a saved state instead of starting it. */
+    public Builder resumeFrom(LoaderState state) {
+      this.resumeFrom = state;
+      return this;
+    }
+
+    /**
+     * Leave out the padding rows that fill an epoch's last batch ({@code Tail.PAD}), so that the
+     * last batch is smaller: for evaluation, where a row counted twice would bias the accuracy.
+     */
+    public Builder trimPadding(boolean trim) {
+      this.trimPadding = trim;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
+     * @throws NullPointerException if the options or the allocator were not given
+     */
+    public RiffleDataset build() {
+      if (options == null) {
+        throw new NullPointerException("options(LoaderOptions) is required");
+      }
+      if (allocator == null) {
+        throw new NullPointerException("allocator(BufferAllocator) is required");
+      }
+      BatchConverter c =
+          new BatchConverter(
+              view.dataset().schema(),
+              view.dataset().storage().uri(),
+              features,
+              label,
+              normalization);
+      if (resumeFrom != null) {
+        resumeFrom.check(options.sampler(), view.dataset().version(), view.name());
+      }
+      return new RiffleDataset(this, c);
+    }
+  }
+}
