@@ -114,8 +114,12 @@ public final class TakeCommand implements Callable<Integer> {
     }
   }
 
+  // the resource is held for the block; the body never names it
+  @SuppressWarnings("try")
   private void takeDataset(Locations.Location loc, long[] explicit) throws IOException {
-    try (OpenedDataset opened = OpenedDataset.open(loc, "take")) {
+    // A staged view is pinned while it is read, as by load: no eviction removes a file under it.
+    try (StagedRun staged = StagedRun.pinIfStaged(loc);
+        OpenedDataset opened = OpenedDataset.open(loc, "take")) {
       Dataset dataset = opened.dataset();
       opened.checkColumns(columns);
       DatasetView view = split == null ? dataset.all() : dataset.split(split);

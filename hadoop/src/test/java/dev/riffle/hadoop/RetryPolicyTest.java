@@ -1,7 +1,8 @@
-package dev.riffle.stage;
+package dev.riffle.hadoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.format.CorruptFileException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -12,7 +13,7 @@ import org.apache.hadoop.fs.s3a.RangeNotSatisfiableEOFException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
-class TransientTest {
+class RetryPolicyTest {
   private static EOFException eofCausedBy(Throwable cause) {
     EOFException e = new EOFException("s3a://b/k: re-open s3a://b/k at 786432");
     e.initCause(cause);
@@ -25,22 +26,22 @@ class TransientTest {
     SdkClientException sdk =
         SdkClientException.create(
             "Unable to execute HTTP request: The target server failed to respond");
-    assertThat(Transient.isTransient(eofCausedBy(sdk))).isTrue();
-    assertThat(Transient.isTransient(eofCausedBy(new IOException(new SocketException("reset")))))
+    assertThat(RetryPolicy.isTransient(eofCausedBy(sdk))).isTrue();
+    assertThat(RetryPolicy.isTransient(eofCausedBy(new IOException(new SocketException("reset")))))
         .isTrue();
-    assertThat(Transient.isTransient(new HttpChannelEOFException("k", "dropped", null))).isTrue();
-    assertThat(Transient.isTransient(new IOException("connection refused"))).isTrue();
+    assertThat(RetryPolicy.isTransient(new HttpChannelEOFException("k", "dropped", null))).isTrue();
+    assertThat(RetryPolicy.isTransient(new IOException("connection refused"))).isTrue();
   }
 
   @Test
   void readPastTheEndAndMissingOrCorruptObjectsAreNot() {
-    assertThat(Transient.isTransient(new EOFException("Attempted to read past end"))).isFalse();
-    assertThat(Transient.isTransient(eofCausedBy(new IllegalStateException("x")))).isFalse();
+    assertThat(RetryPolicy.isTransient(new EOFException("Attempted to read past end"))).isFalse();
+    assertThat(RetryPolicy.isTransient(eofCausedBy(new IllegalStateException("x")))).isFalse();
     assertThat(
-            Transient.isTransient(
+            RetryPolicy.isTransient(
                 new RangeNotSatisfiableEOFException("416", new IOException("range"))))
         .isFalse();
-    assertThat(Transient.isTransient(new FileNotFoundException("gone"))).isFalse();
-    assertThat(Transient.isTransient(new CorruptFileException("k", 0, "bad"))).isFalse();
+    assertThat(RetryPolicy.isTransient(new FileNotFoundException("gone"))).isFalse();
+    assertThat(RetryPolicy.isTransient(new CorruptFileException("k", 0, "bad"))).isFalse();
   }
 }
