@@ -249,11 +249,12 @@ public final class StageCommand implements Callable<Integer> {
               + (offline ? " (complete in the cache; the store was not read)" : ""));
       if (r.filesVerified() > 0 || r.filesRepaired() > 0) {
         out.println(
-            "verified "
-                + ValidateCommand.count(r.filesVerified(), "file")
-                + " against the manifest's SHA-256; repaired "
-                + r.filesRepaired()
-                + (r.filesRepaired() == 1 ? " (fetched again)" : " (fetched again)"));
+            "hashed "
+                + ValidateCommand.count(r.filesVerified(), "cached file")
+                + " against the manifest's SHA-256; "
+                + (r.filesRepaired() == 0
+                    ? "all sound"
+                    : "repaired " + r.filesRepaired() + " (damaged in the cache, fetched again)"));
       }
       if (!r.alreadyComplete()) {
         out.println(
@@ -324,9 +325,10 @@ public final class StageCommand implements Callable<Integer> {
     private final PrintWriter err;
     private final String mode;
     private volatile Progress progress;
-    private final long startNanos = System.nanoTime();
+    private volatile long startNanos = System.nanoTime();
     private volatile long total;
     private long lastPlain = System.nanoTime();
+    private long lastPlainBytes = -1;
 
     ProgressListener(PrintWriter err, String mode) {
       this.err = err;
@@ -340,6 +342,10 @@ public final class StageCommand implements Callable<Integer> {
     @Override
     public void started(int files, long totalBytes) {
       total = totalBytes;
+      startNanos = System.nanoTime();
+      synchronized (this) {
+        lastPlain = startNanos;
+      }
       progress =
           new Progress(
               err,
@@ -360,6 +366,7 @@ public final class StageCommand implements Callable<Integer> {
           long now = System.nanoTime();
           if (now - lastPlain >= PLAIN_EVERY_NANOS) {
             lastPlain = now;
+            lastPlainBytes = bytesDone;
             err.println("stage: " + describe(bytesDone, total, (now - startNanos) / 1e9));
             err.flush();
           }
@@ -382,7 +389,11 @@ public final class StageCommand implements Callable<Integer> {
       if (p != null) {
         p.done();
       }
-      if (mode.equals("plain") && total > 0) {
+      boolean printed;
+      synchronized (this) {
+        printed = lastPlainBytes == total;
+      }
+      if (mode.equals("plain") && total > 0 && !printed) {
         err.println("stage: " + describe(total, total, (System.nanoTime() - startNanos) / 1e9));
         err.flush();
       }

@@ -27,8 +27,8 @@ final class BlobVerifier {
   private BlobVerifier() {}
 
   /**
-   * Hashes the blobs of {@code m}; sound ones are added to {@code verified}, damaged ones to {@code
-   * bad}.
+   * Hashes the blobs of {@code m}; sound ones are added to {@code checked.verified()}, damaged ones
+   * to {@code checked.bad()}.
    *
    * @return what is wrong, one line each (empty if all is sound)
    */
@@ -38,8 +38,7 @@ final class BlobVerifier {
       Manifest m,
       int threads,
       StageListener listener,
-      Set<String> verified,
-      Set<String> bad)
+      SnapshotStager.Checked checked)
       throws IOException {
     Map<String, List<Manifest.DataFile>> bySha = new LinkedHashMap<>();
     for (Manifest.DataFile f : m.files()) {
@@ -55,7 +54,7 @@ final class BlobVerifier {
         futures.add(
             pool.submit(
                 () -> {
-                  check(layout, view, e.getKey(), e.getValue(), verified, bad, problems);
+                  check(layout, view, e.getKey(), e.getValue(), checked, problems);
                   listener.progressed(done.addAndGet(e.getValue().get(0).byteLength()));
                   return null;
                 }));
@@ -82,17 +81,18 @@ final class BlobVerifier {
       Path view,
       String sha,
       List<Manifest.DataFile> files,
-      Set<String> verified,
-      Set<String> bad,
+      SnapshotStager.Checked checked,
       List<String> problems)
       throws IOException {
     Path blob = layout.blob(sha);
     Manifest.DataFile first = files.get(0);
+    Set<String> bad = checked.bad();
     if (!Files.exists(blob)) {
       bad.add(sha);
       problems.add(view.resolve(first.path()) + ": its blob " + sha + " is gone from the cache");
       return;
     }
+    checked.hashed().add(sha);
     String actual =
         Files.size(blob) == first.byteLength() ? CacheLayout.sha256Of(blob) : "(wrong length)";
     if (!actual.equals(sha)) {
@@ -119,6 +119,6 @@ final class BlobVerifier {
         return;
       }
     }
-    verified.add(sha);
+    checked.verified().add(sha);
   }
 }

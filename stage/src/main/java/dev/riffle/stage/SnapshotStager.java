@@ -114,11 +114,10 @@ public final class SnapshotStager {
       evictor.checkFits(limit, blobs.values(), "version " + version + " of " + storage.uri());
     }
 
-    Set<String> verified = ConcurrentHashMap.newKeySet();
-    Set<String> bad = ConcurrentHashMap.newKeySet();
+    Checked checked = new Checked();
     if (isComplete(view, manifestSha, storage.uri())) {
       Optional<StageReport> sound =
-          checkComplete(storage.uri(), id, version, view, m, listener, verified, bad, t0);
+          checkComplete(storage.uri(), id, version, view, m, listener, checked, t0);
       if (sound.isPresent()) {
         return sound.get();
       }
@@ -130,21 +129,22 @@ public final class SnapshotStager {
     try (CacheLease lease = CacheLease.acquire(layout, blobs.keySet())) {
       CacheEvictor.Result evicted = makeRoom(blobs);
       return download(
-          storage,
-          version,
-          listener,
-          m,
-          blobs,
-          manifestBytes,
-          manifestSha,
-          evicted,
-          new Checked(verified, bad),
-          t0);
+          storage, version, listener, m, blobs, manifestBytes, manifestSha, evicted, checked, t0);
     }
   }
 
-  /** Blobs hashed sound in this stage, and blobs found corrupt (to fetch again). */
-  private record Checked(Set<String> verified, Set<String> bad) {}
+  /**
+   * Blobs hashed sound (or downloaded) in this stage, blobs found damaged (to fetch again), and how
+   * which cached blobs were hashed.
+   */
+  record Checked(Set<String> verified, Set<String> bad, Set<String> hashed) {
+    Checked() {
+      this(
+          ConcurrentHashMap.newKeySet(),
+          ConcurrentHashMap.newKeySet(),
+          ConcurrentHashMap.newKeySet());
+    }
+  }
 
   /**
    * Stages {@code version} (the newest complete one if null) of {@code source} from the cache
@@ -208,8 +208,7 @@ public final class SnapshotStager {
         found,
         m,
         listener,
-        ConcurrentHashMap.newKeySet(),
-        ConcurrentHashMap.newKeySet(),
+        new Checked(),
         t0);
   }
 
@@ -226,8 +225,7 @@ public final class SnapshotStager {
       Path view,
       Manifest m,
       StageListener listener,
-      Set<String> verified,
-      Set<String> bad,
+      Checked checked,
       long t0)
       throws IOException {
     Map<String, Manifest.DataFile> blobs = distinct(m);
@@ -235,8 +233,7 @@ public final class SnapshotStager {
     List<String> problems = viewProblems(view, m);
     if (options.verify()) {
       listener.started(m.files().size(), totalBytes);
-      problems.addAll(
-          BlobVerifier.verify(layout, view, m, options.threads(), listener, verified, bad));
+      problems.addAll(BlobVerifier.verify(layout, view, m, options.threads(), listener, checked));
     }
     if (!problems.isEmpty()) {
       for (String problem : problems) {
@@ -268,7 +265,7 @@ public final class SnapshotStager {
             0,
             0,
             0,
-            verified.size(),
+            checked.hashed().size(),
             0,
             true,
             seconds(t0)));
@@ -401,7 +398,8 @@ public final class SnapshotStager {
         downloader.bytesRefetched.sum(),
         evicted.blobs(),
         evicted.bytes(),
-        checked.verified().size(),
+        // Downloads are verified by construction; this counts blobs hashed from the cache.
+        checked.hashed().size(),
         repaired.get(),
         false,
         seconds(t0));
@@ -481,7 +479,11 @@ public final class SnapshotStager {
     if (checked.verified().contains(sha)) {
       return true;
     }
-    if (Files.size(blob) != w.file().byteLength() || !sha.equals(CacheLayout.sha256Of(blob))) {
+    if (Files.size(blob) != w.file().byteLength()) {
+      return false;
+    }
+    checked.hashed().add(sha);
+    if (!sha.equals(CacheLayout.sha256Of(blob))) {
       return false;
     }
     checked.verified().add(sha);

@@ -160,12 +160,12 @@ public record RetryPolicy(
       boolean pastDeadline) {
     String why =
         pastDeadline
-            ? "the command's deadline would pass (--deadline, riffle.deadline.seconds)"
+            ? "the command's deadline would pass: --deadline, riffle.deadline.seconds"
             : attempt >= maxAttempts
-                ? "no attempts left (--retries, riffle.retry.attempts)"
-                : "the retry time of "
+                ? "the most per request: --retries, riffle.retry.attempts"
+                : "the retry time per request, "
                     + fmt(retrySeconds)
-                    + " s per request is spent (--retry-seconds, riffle.retry.seconds)";
+                    + " s, is spent: --retry-seconds, riffle.retry.seconds";
     return new RetriesExhausted(
         what
             + ": gave up after "
