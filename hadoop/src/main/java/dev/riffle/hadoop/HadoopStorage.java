@@ -202,8 +202,8 @@ public final class HadoopStorage implements Storage {
     return retryListener;
   }
 
-  /** Runs {@code call} under this storage's retry policy. */
-  <T> T retrying(String what, RetryPolicy.IoCall<T> call) throws IOException {
+  /** Runs {@code call} under this storage's retry policy (and listener). */
+  public <T> T retrying(String what, RetryPolicy.IoCall<T> call) throws IOException {
     return retry.call(what, endpoint, retryListener, call);
   }
 
