@@ -178,12 +178,22 @@ public final class StageCommand implements Callable<Integer> {
     }
     options = options.withRetry(retry).withVerify(verify);
     Locations.Location loc = Locations.parse(location);
-    PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress = new ProgressListener(err, progressMode);
     SnapshotStager stager = new SnapshotStager(cache, options);
     StageReport r;
     boolean offline = false;
+    if (loc.path() == null && loc.version() != null) {
+      // Found under the URI as typed, a complete view needs not even the file system's client.
+      String typed =
+          loc.uri().endsWith("/") ? loc.uri().substring(0, loc.uri().length() - 1) : loc.uri();
+      Optional<StageReport> local = stager.stageFromCache(typed, loc.version(), progress);
+      if (local.isPresent()) {
+        progress.done();
+        print(local.get(), true);
+        return 0;
+      }
+    }
     try (Storage storage =
         loc.path() != null ? Locations.openDataset(loc, "stage") : Locations.storage(loc)) {
       if (storage instanceof HadoopStorage h) {
@@ -231,6 +241,12 @@ public final class StageCommand implements Callable<Integer> {
       r = local.get();
       progress.done();
     }
+    print(r, offline);
+    return 0;
+  }
+
+  private void print(StageReport r, boolean offline) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(toJson(r)));
     } else {
@@ -278,7 +294,6 @@ public final class StageCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return 0;
   }
 
   static Map<String, Object> toJson(StageReport r) {

@@ -1,3 +1,8 @@
+// Why this file stays whole (over 500 lines): it is the one place where a view becomes complete or
+// stops being so: the manifest, the checks of a complete view (with and without the store), the
+// verification and reuse of cached blobs, the downloads and the marker share one protocol whose
+// order is its correctness; downloading a blob (BlobDownloader) and hashing a view (BlobVerifier)
+// live in their own classes.
 package dev.riffle.stage;
 
 import dev.riffle.dataset.Dataset;
