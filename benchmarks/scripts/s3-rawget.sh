@@ -8,13 +8,15 @@
 # Reads RIFFLE_S3_ENDPOINT, RIFFLE_S3_REGION, RIFFLE_S3_ACCESS_KEY and RIFFLE_S3_SECRET_KEY (as
 # `source /tmp/s3env.sh` or scripts/start-local-s3.sh --env give them). Prints one line:
 #   rawget <to=null|disk> threads=T part_mib=P bytes=B seconds=S mb_per_s=R
-# The object list comes from `riffle info URI --files --json`, run before the clock starts.
+# The object list comes from `riffle info URI --files --json`, run before the clock starts
+# (RIFFLE="java -jar some/riffle.jar" to use another build than ./riffle).
 set -euo pipefail
 uri="${1:?usage: s3-rawget.sh s3a://BUCKET/PREFIX[@VERSION] [THREADS] [PART_MIB] [OUT_DIR]}"
 threads="${2:-16}"
 part_mib="${3:-8}"
 out_dir="${4:-}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+riffle="${RIFFLE:-$root/riffle}"
 : "${RIFFLE_S3_ENDPOINT:?set RIFFLE_S3_ENDPOINT (source /tmp/s3env.sh)}"
 region="${RIFFLE_S3_REGION:-us-east-1}"
 
@@ -25,7 +27,7 @@ prefix="${bucket_prefix#*/}"
 
 list="$(mktemp)"
 trap 'rm -f "$list"' EXIT
-"$root/riffle" info "$uri" --files --json |
+$riffle info "$uri" --files --json |
   python3 -c '
 import json, sys
 part = int(sys.argv[1]) << 20
@@ -39,7 +41,7 @@ bytes="$(awk '{ s += $3 - $2 + 1 } END { print s }' "$list")"
 if [[ -n "$out_dir" ]]; then
   mkdir -p "$out_dir"
   # Each object's file, sized first, so that parts are written by position (dd conv=notrunc).
-  "$root/riffle" info "$uri" --files --json |
+  $riffle info "$uri" --files --json |
     python3 -c '
 import json, os, sys
 for f in json.load(sys.stdin)["files"]:
@@ -53,7 +55,10 @@ export RIFFLE_S3_ENDPOINT RIFFLE_S3_ACCESS_KEY RIFFLE_S3_SECRET_KEY bucket prefi
 get() {
   local path="$1" from="$2" to="$3"
   local url="$RIFFLE_S3_ENDPOINT/$bucket/$prefix/$path"
-  local sig=(--aws-sigv4 "aws:amz:$region:s3" --user "$RIFFLE_S3_ACCESS_KEY:$RIFFLE_S3_SECRET_KEY")
+  # Ceph's RGW wants the payload hash header, which curl does not add on its own.
+  local sig=(--aws-sigv4 "aws:amz:$region:s3" --user "$RIFFLE_S3_ACCESS_KEY:$RIFFLE_S3_SECRET_KEY"
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")
+  set -o pipefail
   if [[ -z "$out_dir" ]]; then
     curl -sf "${sig[@]}" -r "$from-$to" "$url" -o /dev/null
   else

@@ -278,8 +278,18 @@ final class BlobDownloader {
       buf.clear().limit(n);
       try {
         retry.checkDeadline(what, pool.endpoint);
-        src = pool.borrow();
-        src.readFully(offset, buf);
+        RandomAccessSource[] opened = new RandomAccessSource[1];
+        try {
+          // This loop retries: the storage's own calls inside are tried once each.
+          RetryPolicy.owning(
+              () -> {
+                opened[0] = pool.borrow();
+                opened[0].readFully(offset, buf);
+                return null;
+              });
+        } finally {
+          src = opened[0];
+        }
         pool.giveBack(src);
         break;
       } catch (IOException e) {

@@ -108,16 +108,42 @@ public record RetryPolicy(
    */
   public <T> T call(String what, String endpoint, Listener listener, IoCall<T> call)
       throws IOException {
-    long start = System.nanoTime();
-    for (int attempt = 1; ; attempt++) {
-      checkDeadline(what, endpoint);
-      try {
-        return call.call();
-      } catch (IOException e) {
-        long wait = retryAfter(e, attempt, start, what, endpoint);
-        listener.retrying(what, attempt, maxAttempts, describe(e));
-        sleep(wait, what);
+    if (RETRYING.get()) {
+      // An outer loop on this thread retries (and reports): once here, or retries multiply.
+      return call.call();
+    }
+    RETRYING.set(true);
+    try {
+      long start = System.nanoTime();
+      for (int attempt = 1; ; attempt++) {
+        checkDeadline(what, endpoint);
+        try {
+          return call.call();
+        } catch (IOException e) {
+          long wait = retryAfter(e, attempt, start, what, endpoint);
+          listener.retrying(what, attempt, maxAttempts, describe(e));
+          sleep(wait, what);
+        }
       }
+    } finally {
+      RETRYING.set(false);
+    }
+  }
+
+  /** Whether this thread is inside a retry loop ({@link #call} or {@link #owning}). */
+  private static final ThreadLocal<Boolean> RETRYING = ThreadLocal.withInitial(() -> false);
+
+  /**
+   * Runs one attempt of a caller's own retry loop (one that uses {@link #retryAfter}): calls of any
+   * policy inside it are tried once, their errors left to that loop, so retries never nest.
+   */
+  public static <T> T owning(IoCall<T> attempt) throws IOException {
+    boolean outer = RETRYING.get();
+    RETRYING.set(true);
+    try {
+      return attempt.call();
+    } finally {
+      RETRYING.set(outer);
     }
   }
 
