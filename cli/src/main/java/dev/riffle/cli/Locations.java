@@ -149,7 +149,15 @@ final class Locations {
     if (loc.path() != null) {
       return new LocalStorage(loc.path(), direct);
     }
-    return HadoopStorage.open(loc.uri(), hadoopOverrides);
+    HadoopStorage h = HadoopStorage.open(loc.uri(), hadoopOverrides);
+    // Every command says when it retries, so that a slow or dead server is never silence.
+    h.retryListener(
+        (what, attempt, max, cause) -> {
+          System.err.println(
+              "riffle: retrying " + what + " (" + attempt + "/" + max + "): " + cause);
+          System.err.flush();
+        });
+    return h;
   }
 
   /**

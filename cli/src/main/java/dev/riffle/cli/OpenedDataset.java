@@ -49,6 +49,7 @@ final class OpenedDataset implements AutoCloseable {
    */
   static OpenedDataset open(Locations.Location loc, String command, boolean direct, long keepBytes)
       throws IOException {
+    StagedRun.checkComplete(loc);
     Storage storage = lazy(Locations.openDataset(loc, command, direct));
     BufferAllocator allocator = null;
     try {

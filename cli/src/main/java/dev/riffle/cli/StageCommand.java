@@ -1,6 +1,8 @@
 package dev.riffle.cli;
 
+import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.hadoop.HadoopStorage;
 import dev.riffle.stage.CacheLimit;
 import dev.riffle.stage.SnapshotStager;
 import dev.riffle.stage.StageListener;
@@ -10,8 +12,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,7 +40,13 @@ import picocli.CommandLine.Spec;
           + " once complete. Prints the view directory and what was done.",
       "With --limit, other blobs are evicted first (their views stop being complete until staged"
           + " again); blobs of views in use by a running process (e.g. 'riffle load VIEW') are"
-          + " never evicted."
+          + " never evicted.",
+      "A version already complete in the cache is not fetched again, and with @VERSION the store"
+          + " is not even contacted (works offline). Blobs found in the cache are hashed before"
+          + " they are reused; --verify hashes every blob of a complete view too, and fetches"
+          + " again, atomically, whatever no longer matches the manifest.",
+      "A failed request is retried (progress lines on stderr) at most --retries times and for at"
+          + " most --retry-seconds; then the stage fails, naming the endpoint."
     })
 public final class StageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -101,6 +111,43 @@ public final class StageCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as one JSON object.")
   boolean json;
 
+  @Option(
+      names = "--verify",
+      description =
+          "Hash every blob of the version (even of a complete view) against the manifest's"
+              + " SHA-256, and fetch again what differs; reports what was repaired.")
+  boolean verify;
+
+  @Option(
+      names = "--retries",
+      paramLabel = "N",
+      description = "Attempts per request, the first included (default: ${DEFAULT-VALUE}).")
+  int retries = RetryPolicy.DEFAULT_MAX_ATTEMPTS;
+
+  @Option(
+      names = "--retry-seconds",
+      paramLabel = "S",
+      description =
+          "No retry of a failing request starts this long after its first attempt"
+              + " (default: ${DEFAULT-VALUE}).")
+  double retrySeconds = RetryPolicy.DEFAULT_RETRY_SECONDS;
+
+  @Option(
+      names = "--deadline",
+      paramLabel = "S",
+      description =
+          "Fail if the stage is not done this many seconds after it started (default: none).")
+  double deadline;
+
+  @Option(
+      names = "--progress",
+      paramLabel = "auto|plain|none",
+      description =
+          "Progress on stderr: auto (a redrawn line on a terminal, else nothing), plain (a line"
+              + " every few seconds, for logs and batch jobs), none. Retries are reported in every"
+              + " mode but none.")
+  String progressMode = "auto";
+
   @Override
   public Integer call() throws IOException {
     if (partsMib < 1 || partsMib > 1024) {
@@ -119,16 +166,87 @@ public final class StageCommand implements Callable<Integer> {
     if (freeFloor != null) {
       options = options.withFreeSpaceFloor(parseBytes("--free-floor", freeFloor));
     }
+    if (retries < 1) {
+      throw new IllegalArgumentException("--retries must be at least 1, not " + retries);
+    }
+    if (!(retrySeconds >= 0) || !(deadline >= 0)) {
+      throw new IllegalArgumentException("--retry-seconds and --deadline must be >= 0");
+    }
+    RetryPolicy retry = RetryPolicy.defaults().withAttempts(retries).withRetrySeconds(retrySeconds);
+    if (deadline > 0) {
+      retry = retry.withDeadline(deadline);
+    }
+    options = options.withRetry(retry).withVerify(verify);
     Locations.Location loc = Locations.parse(location);
-    PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    ProgressListener progress = new ProgressListener(err, progressMode);
+    SnapshotStager stager = new SnapshotStager(cache, options);
     StageReport r;
-    try (Storage storage = Locations.openDataset(loc, "stage")) {
-      long version = Locations.version(storage, loc);
-      ProgressListener progress = new ProgressListener(err);
-      r = new SnapshotStager(cache, options).stage(storage, version, progress);
+    boolean offline = false;
+    if (loc.path() == null && loc.version() != null) {
+      // Found under the URI as typed, a complete view needs not even the file system's client.
+      String typed =
+          loc.uri().endsWith("/") ? loc.uri().substring(0, loc.uri().length() - 1) : loc.uri();
+      Optional<StageReport> local = stager.stageFromCache(typed, loc.version(), progress);
+      if (local.isPresent()) {
+        progress.done();
+        print(local.get(), true);
+        return 0;
+      }
+    }
+    try (Storage storage =
+        loc.path() != null ? Locations.openDataset(loc, "stage") : Locations.storage(loc)) {
+      if (storage instanceof HadoopStorage h) {
+        h.retryPolicy(retry);
+        h.retryListener(
+            (what, attempt, max, cause) ->
+                progress.note("retrying " + what + " (" + attempt + "/" + max + "): " + cause));
+      }
+      // With @VERSION, a complete view needs nothing from the store: offline nodes keep working.
+      Optional<StageReport> local =
+          loc.version() != null
+              ? stager.stageFromCache(storage.uri(), loc.version(), progress)
+              : Optional.empty();
+      if (local.isEmpty()) {
+        long version = -1;
+        try {
+          version = Locations.version(storage, loc);
+        } catch (IOException e) {
+          if (loc.version() != null || !gaveUp(e)) {
+            throw e;
+          }
+          // The store is unreachable: the newest version staged here is the best there is.
+          local = stager.stageFromCache(storage.uri(), null, progress);
+          if (local.isEmpty()) {
+            throw e;
+          }
+          progress.note(
+              e.getMessage()
+                  + "; using version "
+                  + local.get().version()
+                  + ", the newest one staged in "
+                  + cache
+                  + " (name a version, "
+                  + loc.uri()
+                  + "@N, to skip the store)");
+        }
+        if (local.isEmpty()) {
+          local = Optional.of(stager.stage(storage, version, progress));
+        } else {
+          offline = true;
+        }
+      } else {
+        offline = true;
+      }
+      r = local.get();
       progress.done();
     }
+    print(r, offline);
+    return 0;
+  }
+
+  private void print(StageReport r, boolean offline) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(toJson(r)));
     } else {
@@ -143,7 +261,17 @@ public final class StageCommand implements Callable<Integer> {
               + ValidateCommand.count(r.files(), "file")
               + ", "
               + r.bytes()
-              + " bytes");
+              + " bytes"
+              + (offline ? " (complete in the cache; the store was not read)" : ""));
+      if (r.filesVerified() > 0 || r.filesRepaired() > 0) {
+        out.println(
+            "hashed "
+                + ValidateCommand.count(r.filesVerified(), "cached file")
+                + " against the manifest's SHA-256; "
+                + (r.filesRepaired() == 0
+                    ? "all sound"
+                    : "repaired " + r.filesRepaired() + " (damaged in the cache, fetched again)"));
+      }
       if (!r.alreadyComplete()) {
         out.println(
             String.format(
@@ -166,7 +294,6 @@ public final class StageCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return 0;
   }
 
   static Map<String, Object> toJson(StageReport r) {
@@ -184,30 +311,62 @@ public final class StageCommand implements Callable<Integer> {
     m.put("bytesRefetched", r.bytesRefetched());
     m.put("blobsEvicted", r.blobsEvicted());
     m.put("bytesEvicted", r.bytesEvicted());
+    m.put("filesVerified", r.filesVerified());
+    m.put("filesRepaired", r.filesRepaired());
     m.put("alreadyComplete", r.alreadyComplete());
     m.put("seconds", r.seconds());
     m.put("megabytesPerSecond", r.megabytesPerSecond());
     return m;
   }
 
-  /** Bytes, rate and ETA on one redrawn stderr line, through {@link Progress}. */
-  private static final class ProgressListener implements StageListener {
-    private final PrintWriter err;
-    private volatile Progress progress;
-    private final long startNanos = System.nanoTime();
+  /** Whether {@code e} is a request that gave up after retries (the store is unreachable). */
+  private static boolean gaveUp(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof RetryPolicy.RetriesExhausted) {
+        return true;
+      }
+    }
+    return false;
+  }
 
-    ProgressListener(PrintWriter err) {
+  /**
+   * Bytes, rate and ETA on stderr: one redrawn line on a terminal ({@link Progress}), or with
+   * {@code --progress plain} a line every {@link #PLAIN_EVERY_NANOS}; retries and repairs as lines
+   * of their own in both.
+   */
+  static final class ProgressListener implements StageListener {
+    static final long PLAIN_EVERY_NANOS = 5_000_000_000L;
+
+    private final PrintWriter err;
+    private final String mode;
+    private volatile Progress progress;
+    private volatile long startNanos = System.nanoTime();
+    private volatile long total;
+    private long lastPlain = System.nanoTime();
+    private long lastPlainBytes = -1;
+
+    ProgressListener(PrintWriter err, String mode) {
       this.err = err;
+      this.mode = mode.toLowerCase(Locale.ROOT);
+      if (!List.of("auto", "plain", "none").contains(this.mode)) {
+        throw new IllegalArgumentException(
+            "--progress must be auto, plain or none, not '" + mode + "'");
+      }
     }
 
     @Override
     public void started(int files, long totalBytes) {
+      total = totalBytes;
+      startNanos = System.nanoTime();
+      synchronized (this) {
+        lastPlain = startNanos;
+      }
       progress =
           new Progress(
               err,
               "stage",
               totalBytes,
-              System.console() != null,
+              mode.equals("auto") && System.console() != null,
               done -> describe(done, totalBytes, (System.nanoTime() - startNanos) / 1e9));
     }
 
@@ -217,12 +376,41 @@ public final class StageCommand implements Callable<Integer> {
       if (p != null) {
         p.update(bytesDone);
       }
+      if (mode.equals("plain")) {
+        synchronized (this) {
+          long now = System.nanoTime();
+          if (now - lastPlain >= PLAIN_EVERY_NANOS) {
+            lastPlain = now;
+            lastPlainBytes = bytesDone;
+            err.println("stage: " + describe(bytesDone, total, (now - startNanos) / 1e9));
+            err.flush();
+          }
+        }
+      }
+    }
+
+    @Override
+    public synchronized void note(String line) {
+      if (!mode.equals("none")) {
+        // On a terminal, start below the redrawn progress line.
+        err.println(
+            (mode.equals("auto") && System.console() != null ? "\n" : "") + "stage: " + line);
+        err.flush();
+      }
     }
 
     void done() {
       Progress p = progress;
       if (p != null) {
         p.done();
+      }
+      boolean printed;
+      synchronized (this) {
+        printed = lastPlainBytes == total;
+      }
+      if (mode.equals("plain") && total > 0 && !printed) {
+        err.println("stage: " + describe(total, total, (System.nanoTime() - startNanos) / 1e9));
+        err.flush();
       }
     }
   }

@@ -3,7 +3,10 @@ package dev.riffle.cli;
 import dev.riffle.stage.CacheLayout;
 import dev.riffle.stage.CacheLease;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Properties;
 
 /**
  * A run of {@code riffle load} over a staged view ({@code CACHE/snapshots/<id>/<version>}, see
@@ -35,15 +38,46 @@ final class StagedRun implements AutoCloseable {
     if (cache == null) {
       return null;
     }
-    CacheLease lease =
-        CacheLease.pinView(loc.path())
-            .orElseThrow(
-                () ->
-                    new IOException(
-                        loc.uri()
-                            + " is a staged view that is not complete (interrupted, or evicted"
-                            + " from its cache): stage it again with 'riffle stage'"));
+    CacheLease lease = CacheLease.pinView(loc.path()).orElseThrow(() -> notComplete(loc, cache));
     return new StagedRun(lease);
+  }
+
+  /**
+   * Fails with how to stage it again if a location is a staged view that is not complete; does
+   * nothing for any other location. Every command that opens a dataset checks this, so that an
+   * evicted view is never "no such file".
+   */
+  static void checkComplete(Locations.Location loc) throws IOException {
+    if (loc.path() == null) {
+      return;
+    }
+    Path cache = CacheLayout.cacheOf(loc.path()).orElse(null);
+    if (cache != null && !Files.isRegularFile(loc.path().resolve(CacheLayout.COMPLETE))) {
+      throw notComplete(loc, cache);
+    }
+  }
+
+  private static IOException notComplete(Locations.Location loc, Path cache) {
+    String again = "stage it again with 'riffle stage URI@VERSION --cache " + cache + "'";
+    Properties from = new Properties();
+    try (InputStream in = Files.newInputStream(loc.path().resolve(CacheLayout.SOURCE))) {
+      from.load(in);
+      again =
+          "stage it again with 'riffle stage "
+              + from.getProperty("source")
+              + "@"
+              + from.getProperty("version")
+              + " --cache "
+              + cache
+              + "'";
+    } catch (IOException e) {
+      // Staged before views recorded their source: the generic advice.
+    }
+    return new IOException(
+        loc.uri()
+            + " is a staged view that is not complete: evicted from its cache (or its stage was"
+            + " interrupted, or found it damaged); "
+            + again);
   }
 
   /** Unpins the view. */

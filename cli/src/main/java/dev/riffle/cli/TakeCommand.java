@@ -3,8 +3,11 @@ package dev.riffle.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ReadStats;
+import dev.riffle.hadoop.lazy.LazyStats;
+import dev.riffle.hadoop.lazy.LazyStorage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -34,7 +37,9 @@ import picocli.CommandLine.Spec;
       "With --stats, print on stderr one JSON object with the I/O of the take alone: rows,"
           + " reads, bytesRead, sectors, rounds, valuesDecoded (counted after the file is opened"
           + " and the columns' search metadata loaded). Takes of more than 65,536 rows are"
-          + " split into several calls of the reader, one round each.",
+          + " split into several calls of the reader, one round each. Lazy reads"
+          + " (RIFFLE_LAZY_CACHE) add \"lazy\": gets, bytesFetched, fetchRounds, cacheHits,"
+          + " cacheMisses; a staged view adds \"staged\" (nothing fetched).",
       "On a dataset, --rows are global row ids (deleted rows are refused); with --split NAME"
           + " they are positions 0..n-1 in that split. --random draws positions among the live"
           + " rows (of the split)."
@@ -109,13 +114,15 @@ public final class TakeCommand implements Callable<Integer> {
       reader.stats().reset();
       print(rows, dictionaries, chunk -> reader.take(chunk, columns));
       if (stats) {
-        printStats(rows.length, reader.stats());
+        printStats(rows.length, reader.stats(), null, null, false);
       }
     }
   }
 
   private void takeDataset(Locations.Location loc, long[] explicit) throws IOException {
-    try (OpenedDataset opened = OpenedDataset.open(loc, "take")) {
+    // A staged view is pinned while it is read, as by load: no eviction removes a file under it.
+    try (StagedRun staged = StagedRun.pinIfStaged(loc);
+        OpenedDataset opened = OpenedDataset.open(loc, "take")) {
       Dataset dataset = opened.dataset();
       opened.checkColumns(columns);
       DatasetView view = split == null ? dataset.all() : dataset.split(split);
@@ -129,6 +136,7 @@ public final class TakeCommand implements Callable<Integer> {
         rows = global;
       }
       DictionaryProvider dictionaries = opened.dictionariesFor(columns);
+      long[] remoteBefore = null;
       if (stats) {
         // As for a file: the counters start after the files the take touches are opened and
         // their columns' search metadata loaded.
@@ -136,10 +144,11 @@ public final class TakeCommand implements Callable<Integer> {
           dataset.file(i).loadColumns(columns);
         }
         dataset.stats().reset();
+        remoteBefore = remoteCounters(opened.storage());
       }
       print(rows, dictionaries, chunk -> dataset.take(chunk, columns));
       if (stats) {
-        printStats(rows.length, dataset.stats());
+        printStats(rows.length, dataset.stats(), opened.storage(), remoteBefore, staged != null);
       }
     }
   }
@@ -167,7 +176,27 @@ public final class TakeCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private void printStats(long rows, ReadStats s) throws IOException {
+  /**
+   * A lazy storage's counters (GETs, bytes fetched, fetch rounds, cache hits, cache misses), or
+   * null for any other storage.
+   */
+  static long[] remoteCounters(Storage storage) {
+    if (!(storage instanceof LazyStorage lazy)) {
+      return null;
+    }
+    LazyStats s = lazy.stats();
+    return new long[] {
+      s.remoteRequests(),
+      s.remoteBytes(),
+      s.fetchRounds(),
+      s.cacheHits(),
+      s.chunkMisses() + s.rangeMisses()
+    };
+  }
+
+  private void printStats(
+      long rows, ReadStats s, Storage storage, long[] remoteBefore, boolean staged)
+      throws IOException {
     ObjectNode node = Json.MAPPER.createObjectNode();
     node.put("rows", rows);
     node.put("reads", s.reads());
@@ -175,6 +204,21 @@ public final class TakeCommand implements Callable<Integer> {
     node.put("sectors", s.sectors());
     node.put("rounds", s.rounds());
     node.put("valuesDecoded", s.valuesDecoded());
+    long[] after = remoteBefore == null ? null : remoteCounters(storage);
+    if (after != null) {
+      // What the take fetched from the store through the lazy cache.
+      ObjectNode remote = node.putObject("lazy");
+      remote.put("gets", after[0] - remoteBefore[0]);
+      remote.put("bytesFetched", after[1] - remoteBefore[1]);
+      remote.put("fetchRounds", after[2] - remoteBefore[2]);
+      remote.put("cacheHits", after[3] - remoteBefore[3]);
+      remote.put("cacheMisses", after[4] - remoteBefore[4]);
+    } else if (staged) {
+      // A staged view is read from local disk: nothing is fetched.
+      ObjectNode local = node.putObject("staged");
+      local.put("gets", 0);
+      local.put("bytesFetched", 0);
+    }
     PrintWriter err = spec.commandLine().getErr();
     err.println(Json.MAPPER.writeValueAsString(node));
     err.flush();

@@ -1,5 +1,6 @@
 package dev.riffle.hadoop;
 
+import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.format.io.RandomAccessSource;
 import java.io.EOFException;
 import java.io.IOException;
@@ -29,14 +30,21 @@ final class HadoopSource implements RandomAccessSource {
   private final long length;
   private final boolean remote;
   private final RangeCoalescing coalescing;
+  private final HadoopStorage owner;
 
   HadoopSource(
-      String name, FSDataInputStream in, long length, boolean remote, RangeCoalescing coalescing) {
+      String name,
+      FSDataInputStream in,
+      long length,
+      boolean remote,
+      RangeCoalescing coalescing,
+      HadoopStorage owner) {
     this.name = name;
     this.in = in;
     this.length = length;
     this.remote = remote;
     this.coalescing = coalescing;
+    this.owner = owner;
   }
 
   @Override
@@ -63,14 +71,14 @@ final class HadoopSource implements RandomAccessSource {
     }
     try {
       if (dst.hasArray()) {
-        in.readFully(offset, dst.array(), dst.arrayOffset() + dst.position(), n);
+        readFully(offset, dst.array(), dst.arrayOffset() + dst.position(), n);
         dst.position(dst.position() + n);
       } else {
         byte[] buf = new byte[Math.min(n, MAX_COPY_CHUNK)];
         long at = offset;
         while (dst.hasRemaining()) {
           int k = Math.min(buf.length, dst.remaining());
-          in.readFully(at, buf, 0, k);
+          readFully(at, buf, 0, k);
           dst.put(buf, 0, k);
           at += k;
         }
@@ -81,6 +89,16 @@ final class HadoopSource implements RandomAccessSource {
       x.initCause(e);
       throw x;
     }
+  }
+
+  /** One positional read, retried (idempotent: it fills the same bytes again) under the policy. */
+  private void readFully(long at, byte[] buf, int off, int len) throws IOException {
+    owner.retrying(
+        "reading bytes [" + at + ", " + (at + len) + ") of " + name,
+        () -> {
+          in.readFully(at, buf, off, len);
+          return null;
+        });
   }
 
   @Override
@@ -126,6 +144,21 @@ final class HadoopSource implements RandomAccessSource {
                     + e.getMessage());
         x.initCause(e);
         throw x;
+      } catch (IOException e) {
+        if (!RetryPolicy.isTransient(e)) {
+          throw e;
+        }
+        // A failed range of the vectored read: fetched again alone, under the retry policy.
+        owner
+            .retryListener()
+            .retrying(
+                "reading bytes [" + g.start() + ", " + g.end() + ") of " + name,
+                1,
+                owner.retryPolicy().maxAttempts(),
+                RetryPolicy.describe(e));
+        byte[] again = new byte[(int) (g.end() - g.start())];
+        readFully(g.start(), again, 0, again.length);
+        data = ByteBuffer.wrap(again);
       }
       int base = data.position();
       for (Range r : g.members()) {

@@ -1,6 +1,7 @@
 package dev.riffle.hadoop;
 
 import dev.riffle.dataset.storage.LocalStorage;
+import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.io.DurableFiles;
 import dev.riffle.format.io.RandomAccessSource;
@@ -85,6 +86,9 @@ public final class HadoopStorage implements Storage {
   private final boolean local;
   private final boolean s3a;
   private final RangeCoalescing coalescing;
+  private final String endpoint;
+  private volatile RetryPolicy retry;
+  private volatile RetryPolicy.Listener retryListener = RetryPolicy.Listener.NONE;
 
   /**
    * The same root as a {@link LocalStorage} on {@code file:}, whose {@code createIfAbsent} (synced
@@ -102,6 +106,8 @@ public final class HadoopStorage implements Storage {
     Path path = new Path(rootUri);
     Configuration c = new Configuration(conf);
     c.setIfUnset(VECTORED_ACTIVE_READS, "16");
+    boundS3aRetries(c);
+    this.retry = retryPolicy(c);
     this.fs = FileSystem.newInstance(path.toUri(), c);
     try {
       this.root = fs.makeQualified(path);
@@ -114,11 +120,91 @@ public final class HadoopStorage implements Storage {
               c.getLongBytes(COALESCE_MAX, RangeCoalescing.DEFAULT_MAX));
       this.ops = fs instanceof LocalFileSystem ? ((FilterFileSystem) fs).getRawFileSystem() : fs;
       this.s3a = "s3a".equalsIgnoreCase(fs.getScheme());
+      this.endpoint =
+          s3a ? c.get("fs.s3a.endpoint", "the AWS S3 default endpoint") : fs.getUri().toString();
       this.localStorage = local ? new LocalStorage(new File(root.toUri()).toPath()) : null;
     } catch (RuntimeException e) {
       fs.close();
       throw e;
     }
+  }
+
+  /**
+   * S3A's own retries (the SDK's and S3A's invoker's, which multiplied with Riffle's into minutes
+   * of silence against a dead server) are turned off, and its connect and socket timeouts bounded,
+   * unless a configuration file or the caller set them: {@link RetryPolicy} retries instead, once,
+   * with progress lines and a deadline.
+   */
+  static void boundS3aRetries(Configuration c) {
+    setUnlessUserSet(c, "fs.s3a.attempts.maximum", "0");
+    setUnlessUserSet(c, "fs.s3a.retry.limit", "0");
+    setUnlessUserSet(c, "fs.s3a.retry.throttle.limit", "0");
+    setUnlessUserSet(c, "fs.s3a.connection.establish.timeout", "5s");
+    // A socket that delivers nothing for this long is dead (the default, 200 s, hid a paused
+    // server for minutes); a slow but flowing transfer never trips it.
+    setUnlessUserSet(c, "fs.s3a.connection.timeout", "30s");
+  }
+
+  /** Sets {@code key} unless it was set other than by Hadoop's own {@code core-default.xml}. */
+  private static void setUnlessUserSet(Configuration c, String key, String value) {
+    String[] sources = c.getPropertySources(key);
+    boolean onlyDefault =
+        sources == null
+            || java.util.Arrays.stream(sources).allMatch(src -> src.equals("core-default.xml"));
+    if (onlyDefault) {
+      c.set(key, value);
+    }
+  }
+
+  /**
+   * Hadoop keys (and {@code core-site.xml} settings) read by {@link #retryPolicy(Configuration)}.
+   */
+  public static final String RETRY_ATTEMPTS = "riffle.retry.attempts";
+
+  public static final String RETRY_SECONDS = "riffle.retry.seconds";
+  public static final String DEADLINE_SECONDS = "riffle.deadline.seconds";
+
+  /**
+   * {@link RetryPolicy#defaults()}, with {@code riffle.retry.attempts}, {@code
+   * riffle.retry.seconds} and {@code riffle.deadline.seconds} (counted from this call) where the
+   * configuration sets them.
+   */
+  public static RetryPolicy retryPolicy(Configuration conf) {
+    RetryPolicy p = RetryPolicy.defaults();
+    p = p.withAttempts(conf.getInt(RETRY_ATTEMPTS, p.maxAttempts()));
+    p = p.withRetrySeconds(conf.getDouble(RETRY_SECONDS, p.retrySeconds()));
+    double deadline = conf.getDouble(DEADLINE_SECONDS, 0);
+    return deadline > 0 ? p.withDeadline(deadline) : p;
+  }
+
+  /** The server this storage talks to, for messages: the S3 endpoint, or the file system's URI. */
+  @Override
+  public String endpoint() {
+    return endpoint;
+  }
+
+  /** The retry policy of this storage's calls ({@link RetryPolicy#fromConfiguration} at first). */
+  public RetryPolicy retryPolicy() {
+    return retry;
+  }
+
+  /** Replaces the retry policy, e.g. with a command's deadline. */
+  public void retryPolicy(RetryPolicy policy) {
+    this.retry = policy;
+  }
+
+  /** Who hears of retries (progress lines); none by default. */
+  public void retryListener(RetryPolicy.Listener listener) {
+    this.retryListener = listener;
+  }
+
+  public RetryPolicy.Listener retryListener() {
+    return retryListener;
+  }
+
+  /** Runs {@code call} under this storage's retry policy (and listener). */
+  public <T> T retrying(String what, RetryPolicy.IoCall<T> call) throws IOException {
+    return retry.call(what, endpoint, retryListener, call);
   }
 
   /**
@@ -231,7 +317,7 @@ public final class HadoopStorage implements Storage {
 
   private FileStatus status(Path p) throws IOException {
     try {
-      return ops.getFileStatus(p);
+      return retrying("looking up " + p, () -> ops.getFileStatus(p));
     } catch (FileNotFoundException e) {
       throw noSuchFile(p, e);
     }
@@ -276,7 +362,8 @@ public final class HadoopStorage implements Storage {
   public OpenedObject openStream(String path) throws IOException {
     Path p = resolve(path);
     FileStatus st = fileStatus(p);
-    return new OpenedObject(p.toString(), openStream(p, st, "random"), st.getLen());
+    return new OpenedObject(
+        p.toString(), retrying("opening " + p, () -> openStream(p, st, "random")), st.getLen());
   }
 
   @Override
@@ -284,7 +371,12 @@ public final class HadoopStorage implements Storage {
     Path p = resolve(path);
     FileStatus st = fileStatus(p);
     return new HadoopSource(
-        p.toString(), openStream(p, st, "random"), st.getLen(), !local, coalescing);
+        p.toString(),
+        retrying("opening " + p, () -> openStream(p, st, "random")),
+        st.getLen(),
+        !local,
+        coalescing,
+        this);
   }
 
   /**
@@ -373,9 +465,14 @@ public final class HadoopStorage implements Storage {
     }
     byte[] bytes = new byte[(int) len];
     if (len > 0) {
-      try (FSDataInputStream in = openStream(p, st, "whole-file")) {
-        in.readFully(bytes);
-      }
+      retrying(
+          "reading " + p,
+          () -> {
+            try (FSDataInputStream in = openStream(p, st, "whole-file")) {
+              in.readFully(0, bytes);
+            }
+            return null;
+          });
     }
     return bytes;
   }
@@ -385,7 +482,7 @@ public final class HadoopStorage implements Storage {
     Path dir = resolve(directory);
     FileStatus[] statuses;
     try {
-      statuses = ops.listStatus(dir);
+      statuses = retrying("listing " + dir, () -> ops.listStatus(dir));
     } catch (FileNotFoundException e) {
       return List.of();
     }
@@ -412,8 +509,9 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public boolean exists(String path) throws IOException {
+    Path p = resolve(path);
     try {
-      ops.getFileStatus(resolve(path));
+      retrying("looking up " + p, () -> ops.getFileStatus(p));
       return true;
     } catch (FileNotFoundException e) {
       return false;

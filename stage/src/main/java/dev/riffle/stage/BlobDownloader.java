@@ -1,6 +1,7 @@
 package dev.riffle.stage;
 
 import dev.riffle.dataset.Manifest;
+import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.io.RandomAccessSource;
@@ -45,6 +46,13 @@ final class BlobDownloader {
   private final PartBuffers buffers;
   private final PartWriter.Aligned aligned;
   private final AtomicLong fileOrder = new AtomicLong();
+  private final RetryPolicy.Listener retryListener;
+
+  /**
+   * Set when any file of the stage failed for good: parts of every file stop instead of retrying on
+   * their own, so a dead server ends the stage once, not once per file in flight.
+   */
+  final AtomicBoolean stageFailed = new AtomicBoolean();
 
   final LongAdder bytesDownloaded = new LongAdder();
   final LongAdder retries = new LongAdder();
@@ -56,8 +64,13 @@ final class BlobDownloader {
   /**
    * @param parts a pool from {@link #partPool}
    */
-  BlobDownloader(CacheLayout layout, StageOptions options, ExecutorService parts) {
+  BlobDownloader(
+      CacheLayout layout,
+      StageOptions options,
+      ExecutorService parts,
+      RetryPolicy.Listener retryListener) {
     this.layout = layout;
+    this.retryListener = retryListener;
     this.options = options;
     this.parts = parts;
     // As many loans as threads: enough that parts landing out of order are rarely read back,
@@ -93,7 +106,15 @@ final class BlobDownloader {
     boolean moved = false;
     try (SourcePool pool = new SourcePool(storage, w)) {
       // One open up front: a missing or wrong-sized object fails before any part is scheduled.
-      pool.giveBack(pool.borrow());
+      RandomAccessSource first =
+          options
+              .retry()
+              .call(
+                  "opening " + w.remoteName(),
+                  endpoint(storage),
+                  counted(retryListener),
+                  pool::borrow);
+      pool.giveBack(first);
       String sha;
       try (FileChannel ch =
               FileChannel.open(
@@ -189,16 +210,17 @@ final class BlobDownloader {
               order,
               part,
               () -> {
-                if (failed.get()) {
-                  return;
+                if (failed.get() || stageFailed.get()) {
+                  throw new Abandoned(null);
                 }
                 ByteBuffer buf = buffers.take();
                 boolean kept = false;
                 try {
-                  fetchPart(pool, writer, part, buf, w, progress, failed);
+                  fetchPart(pool, writer, part, n, buf, w, progress, failed);
                   kept = hasher.partDone(part, buf, ch);
                 } catch (IOException | RuntimeException e) {
                   failed.set(true);
+                  stageFailed.set(true);
                   throw e;
                 } finally {
                   if (!kept) {
@@ -239,6 +261,7 @@ final class BlobDownloader {
       SourcePool pool,
       PartWriter writer,
       int part,
+      int parts,
       ByteBuffer buf,
       Wanted w,
       AtomicLong progress,
@@ -246,39 +269,39 @@ final class BlobDownloader {
       throws IOException {
     long offset = (long) part * options.partBytes();
     int n = (int) Math.min(options.partBytes(), w.file().byteLength() - offset);
+    RetryPolicy retry = options.retry();
+    String what = "part " + (part + 1) + " of " + parts + " of " + w.remoteName();
+    long start = System.nanoTime();
+    // One loop for the open and the read together: the only retry loop of a part.
     for (int attempt = 1; ; attempt++) {
       RandomAccessSource src = null;
       buf.clear().limit(n);
       try {
-        src = pool.borrow();
-        src.readFully(offset, buf);
+        retry.checkDeadline(what, pool.endpoint);
+        RandomAccessSource[] opened = new RandomAccessSource[1];
+        try {
+          // This loop retries: the storage's own calls inside are tried once each.
+          RetryPolicy.owning(
+              () -> {
+                opened[0] = pool.borrow();
+                opened[0].readFully(offset, buf);
+                return null;
+              });
+        } finally {
+          src = opened[0];
+        }
         pool.giveBack(src);
         break;
       } catch (IOException e) {
         pool.discard(src);
         bytesRefetched.add(buf.position());
-        if (!Transient.isTransient(e)) {
-          throw e;
-        }
-        if (failed.get()) {
+        if (RetryPolicy.isTransient(e) && (failed.get() || stageFailed.get())) {
           throw new Abandoned(e);
         }
-        if (attempt >= options.maxAttempts()) {
-          throw new IOException(
-              w.remoteName()
-                  + ": gave up on bytes ["
-                  + offset
-                  + ", "
-                  + (offset + n)
-                  + ") after "
-                  + attempt
-                  + " attempts; last error: "
-                  + e.getMessage(),
-              e);
-        }
+        long wait = retry.retryAfter(e, attempt, start, what, pool.endpoint);
         retries.increment();
-        Backoff.sleep(
-            attempt, options.backoffBaseMillis(), options.backoffCapMillis(), w.remoteName());
+        retryListener.retrying(what, attempt, retry.maxAttempts(), RetryPolicy.describe(e));
+        sleep(wait, what);
       }
     }
     buf.flip();
@@ -300,6 +323,28 @@ final class BlobDownloader {
     }
     bytesDownloaded.add(n);
     progress.addAndGet(n);
+  }
+
+  /** The server behind a storage, for the final error of a request that gave up. */
+  static String endpoint(Storage storage) {
+    return storage.endpoint();
+  }
+
+  /** Counts the retries of {@code listener}'s caller in {@link #retries}. */
+  private RetryPolicy.Listener counted(RetryPolicy.Listener listener) {
+    return (what, attempt, max, cause) -> {
+      retries.increment();
+      listener.retrying(what, attempt, max, cause);
+    };
+  }
+
+  private static void sleep(long millis, String what) throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while retrying " + what);
+    }
   }
 
   /**
@@ -333,11 +378,13 @@ final class BlobDownloader {
   }
 
   /** A part that stopped retrying because another part of the file already failed for good. */
-  private static final class Abandoned extends IOException {
+  static final class Abandoned extends IOException {
     private static final long serialVersionUID = 1L;
 
     Abandoned(IOException cause) {
-      super("abandoned after another part failed: " + cause.getMessage(), cause);
+      super(
+          "abandoned after another part failed" + (cause == null ? "" : ": " + cause.getMessage()),
+          cause);
     }
   }
 
@@ -350,15 +397,18 @@ final class BlobDownloader {
     private final Storage storage;
     private final Wanted w;
     private final ConcurrentLinkedQueue<RandomAccessSource> idle = new ConcurrentLinkedQueue<>();
+    final String endpoint;
 
     SourcePool(Storage storage, Wanted w) {
       this.storage = storage;
       this.w = w;
+      this.endpoint = endpoint(storage);
     }
 
+    /** An idle source, or a new one (one attempt: the caller's retry loop retries). */
     RandomAccessSource borrow() throws IOException {
       RandomAccessSource s = idle.poll();
-      return s != null ? s : openWithRetries();
+      return s != null ? s : openChecked();
     }
 
     void giveBack(RandomAccessSource s) {
@@ -371,30 +421,6 @@ final class BlobDownloader {
           s.close();
         } catch (IOException | RuntimeException e) {
           // A broken connection may fail to close; it is dropped either way.
-        }
-      }
-    }
-
-    private RandomAccessSource openWithRetries() throws IOException {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          return openChecked();
-        } catch (IOException e) {
-          if (!Transient.isTransient(e)) {
-            throw e;
-          }
-          if (attempt >= options.maxAttempts()) {
-            throw new IOException(
-                w.remoteName()
-                    + ": gave up opening it after "
-                    + attempt
-                    + " attempts; last error: "
-                    + e.getMessage(),
-                e);
-          }
-          retries.increment();
-          Backoff.sleep(
-              attempt, options.backoffBaseMillis(), options.backoffCapMillis(), w.remoteName());
         }
       }
     }

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  *                                                read-only, never modified, only evicted
  * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/data/&lt;name&gt;    hard links to blobs (a copy where links fail)
  * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/_versions/…   the version's manifest, byte for byte
+ * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/SOURCE        where it was staged from (kept on eviction)
  * CACHE/snapshots/&lt;id&gt;/&lt;version&gt;/COMPLETE      written last: the view is served only if present
  * CACHE/tmp/&lt;sha256&gt;.&lt;pid&gt;.&lt;random&gt;.part        downloads in progress, unique per writer
  * CACHE/locks/&lt;key&gt;.lock                       OS file locks (single-flight per blob / view)
@@ -40,6 +41,10 @@ public final class CacheLayout {
   public static final String LEASES_DIR = "leases";
   public static final String PLANS_DIR = "plans";
   public static final String COMPLETE = "COMPLETE";
+
+  /** A view's origin (source URI, version): written before the marker, kept when evicted. */
+  public static final String SOURCE = "SOURCE";
+
   public static final String PART_SUFFIX = ".part";
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
@@ -175,6 +180,19 @@ public final class CacheLayout {
 
   static String sha256Hex(byte[] bytes) {
     return HexFormat.of().formatHex(sha256().digest(bytes));
+  }
+
+  /** The SHA-256 of a file's bytes, as lower-case hex. */
+  static String sha256Of(Path file) throws IOException {
+    MessageDigest md = sha256();
+    // A heap buffer: the JDK's SHA-256 intrinsic works on arrays.
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 20);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+      while (ch.read(buf.clear()) >= 0) {
+        md.update(buf.array(), 0, buf.position());
+      }
+    }
+    return HexFormat.of().formatHex(md.digest());
   }
 
   static MessageDigest sha256() {

@@ -62,6 +62,7 @@ public final class CacheLease implements Closeable {
                         view + " is not a staged view (CACHE/snapshots/<id>/<version>)"));
     long version = Long.parseLong(real.getFileName().toString());
     CacheLayout layout = new CacheLayout(cache);
+    sweepDead(layout);
     try (CacheLocks.Held lock = CacheLocks.lock(layout.evictLock())) {
       // Under the eviction lock: an evictor removes the marker before any blob, so a marker seen
       // here means every blob is still there, and the lease keeps them.
@@ -87,6 +88,14 @@ public final class CacheLease implements Closeable {
     // No fsync: after a crash the writer is dead and the lease void anyway.
     Files.write(file, String.join("\n", sha256s).getBytes(StandardCharsets.US_ASCII));
     return new CacheLease(file, view);
+  }
+
+  /**
+   * Deletes the leases of processes that are gone (a kill, a crash), so that they neither linger
+   * nor come back to life if the pid is reused. Run by every stage and every pin.
+   */
+  public static void sweepDead(CacheLayout layout) throws IOException {
+    OwnedFiles.live(layout.leasesDir(), "*" + SUFFIX);
   }
 
   /**

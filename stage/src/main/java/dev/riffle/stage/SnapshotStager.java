@@ -1,3 +1,8 @@
+// Why this file stays whole (over 500 lines): it is the one place where a view becomes complete or
+// stops being so: the manifest, the checks of a complete view (with and without the store), the
+// verification and reuse of cached blobs, the downloads and the marker share one protocol whose
+// order is its correctness; downloading a blob (BlobDownloader) and hashing a view (BlobVerifier)
+// live in their own classes.
 package dev.riffle.stage;
 
 import dev.riffle.dataset.Dataset;
@@ -19,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,37 +119,187 @@ public final class SnapshotStager {
       evictor.checkFits(limit, blobs.values(), "version " + version + " of " + storage.uri());
     }
 
+    Checked checked = new Checked();
     if (isComplete(view, manifestSha, storage.uri())) {
-      for (String sha : blobs.keySet()) {
-        CacheEvictor.touch(layout.blob(sha));
+      Optional<StageReport> sound =
+          checkComplete(storage.uri(), id, version, view, m, listener, checked, t0);
+      if (sound.isPresent()) {
+        return sound.get();
       }
-      listener.started(m.files().size(), totalBytes);
-      listener.progressed(totalBytes);
-      return new StageReport(
-          storage.uri(),
-          id,
-          version,
-          view,
-          m.files().size(),
-          totalBytes,
-          0,
-          0,
-          blobs.size(),
-          0,
-          0,
-          0,
-          0,
-          true,
-          seconds(t0));
     }
     deleteDeadTemps();
+    CacheLease.sweepDead(layout);
     // Pinned for the whole stage: another process's eviction must not take blobs this view is
     // about to link.
     try (CacheLease lease = CacheLease.acquire(layout, blobs.keySet())) {
       CacheEvictor.Result evicted = makeRoom(blobs);
       return download(
-          storage, version, listener, m, blobs, manifestBytes, manifestSha, evicted, t0);
+          storage, version, listener, m, blobs, manifestBytes, manifestSha, evicted, checked, t0);
     }
+  }
+
+  /**
+   * Blobs hashed sound (or downloaded) in this stage, blobs found damaged (to fetch again), and how
+   * which cached blobs were hashed.
+   */
+  record Checked(Set<String> verified, Set<String> bad, Set<String> hashed) {
+    Checked() {
+      this(
+          ConcurrentHashMap.newKeySet(),
+          ConcurrentHashMap.newKeySet(),
+          ConcurrentHashMap.newKeySet());
+    }
+  }
+
+  /**
+   * Stages {@code version} (the newest complete one if null) of {@code source} from the cache
+   * alone, without the remote store: for a node that is offline, or a server that is down. Empty if
+   * no complete view of it is here, or if the one here turns out damaged (it is then no longer
+   * complete, and a stage from the store repairs it). With {@link StageOptions#verify()} every blob
+   * is hashed first.
+   *
+   * @param source the dataset URI, as {@code Storage.uri()} spells it
+   */
+  public Optional<StageReport> stageFromCache(String source, Long version, StageListener listener)
+      throws IOException {
+    long t0 = System.nanoTime();
+    Path found = null;
+    long foundVersion = -1;
+    try (DirectoryStream<Path> ids = Files.newDirectoryStream(layout.snapshotsDir())) {
+      for (Path idDir : ids) {
+        try (DirectoryStream<Path> versions = Files.newDirectoryStream(idDir)) {
+          for (Path v : versions) {
+            Properties p = marker(v);
+            if (p == null || !source.equals(p.getProperty("source"))) {
+              continue;
+            }
+            long n;
+            try {
+              n = Long.parseLong(v.getFileName().toString());
+            } catch (NumberFormatException e) {
+              continue;
+            }
+            if ((version == null || version == n) && n > foundVersion) {
+              found = v;
+              foundVersion = n;
+            }
+          }
+        }
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    byte[] manifestBytes;
+    try {
+      manifestBytes = Files.readAllBytes(found.resolve(Manifest.path(foundVersion)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    Properties p = marker(found);
+    if (p == null
+        || !CacheLayout.sha256Hex(manifestBytes).equals(p.getProperty("manifestSha256"))) {
+      // The view's copy of the manifest is not the one it was staged with: not to be trusted.
+      return Optional.empty();
+    }
+    Manifest m =
+        ManifestCodec.read(
+            manifestBytes, found.resolve(Manifest.path(foundVersion)).toString(), foundVersion);
+    CacheLease.sweepDead(layout);
+    return checkComplete(
+        source,
+        found.getParent().getFileName().toString(),
+        foundVersion,
+        found,
+        m,
+        listener,
+        new Checked(),
+        t0);
+  }
+
+  /**
+   * Checks a view whose marker exists: that every file is there, linked to its blob and of the
+   * manifest's length (no reads), and with {@link StageOptions#verify()} that every blob hashes to
+   * its name. A sound view gives its report; a damaged one loses its marker (it is not served until
+   * staged again, which fetches what is wrong) and gives empty.
+   */
+  private Optional<StageReport> checkComplete(
+      String source,
+      String id,
+      long version,
+      Path view,
+      Manifest m,
+      StageListener listener,
+      Checked checked,
+      long t0)
+      throws IOException {
+    Map<String, Manifest.DataFile> blobs = distinct(m);
+    long totalBytes = m.files().stream().mapToLong(Manifest.DataFile::byteLength).sum();
+    List<String> problems = viewProblems(view, m);
+    if (options.verify()) {
+      listener.started(m.files().size(), totalBytes);
+      problems.addAll(BlobVerifier.verify(layout, view, m, options.threads(), listener, checked));
+    }
+    if (!problems.isEmpty()) {
+      for (String problem : problems) {
+        listener.note(problem);
+      }
+      if (Files.deleteIfExists(view.resolve(CacheLayout.COMPLETE))) {
+        CacheLayout.syncDirectory(view);
+      }
+      listener.note(view + " is no longer complete; staging it again");
+      return Optional.empty();
+    }
+    for (String sha : blobs.keySet()) {
+      CacheEvictor.touch(layout.blob(sha));
+    }
+    listener.started(m.files().size(), totalBytes);
+    listener.progressed(totalBytes);
+    return Optional.of(
+        new StageReport(
+            source,
+            id,
+            version,
+            view,
+            m.files().size(),
+            totalBytes,
+            0,
+            0,
+            blobs.size(),
+            0,
+            0,
+            0,
+            0,
+            checked.hashed().size(),
+            0,
+            true,
+            seconds(t0)));
+  }
+
+  /**
+   * What is wrong with a view that costs no read to see: a data file missing, of the wrong length,
+   * or whose blob is gone (the view would keep serving a copy nothing else vouches for).
+   */
+  private List<String> viewProblems(Path view, Manifest m) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (Manifest.DataFile f : m.files()) {
+      Path target = view.resolve(f.path());
+      Path blob = layout.blob(f.sha256());
+      if (!Files.exists(target)) {
+        problems.add(target + ": missing from the staged view");
+      } else if (Files.size(target) != f.byteLength()) {
+        problems.add(
+            target
+                + ": is "
+                + Files.size(target)
+                + " bytes but the manifest says "
+                + f.byteLength()
+                + " (modified outside Riffle)");
+      } else if (!Files.exists(blob)) {
+        problems.add(target + ": its blob " + f.sha256() + " is gone from the cache");
+      }
+    }
+    return problems;
   }
 
   /** Evicts for the missing blobs when a limit is set. */
@@ -169,6 +326,7 @@ public final class SnapshotStager {
       byte[] manifestBytes,
       String manifestSha,
       CacheEvictor.Result evicted,
+      Checked checked,
       long t0)
       throws IOException {
     String id = CacheLayout.snapshotId(m.datasetId(), storage.uri());
@@ -178,13 +336,20 @@ public final class SnapshotStager {
     AtomicLong progress = new AtomicLong();
     AtomicInteger downloaded = new AtomicInteger();
     AtomicInteger reused = new AtomicInteger();
+    AtomicInteger repaired = new AtomicInteger();
     // Parts and files on separate pools: a file task waits for its parts (and for other
     // processes' locks) without taking a thread that a part needs.
     ExecutorService parts = BlobDownloader.partPool(options.threads(), daemon("riffle-part"));
     ExecutorService files =
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(options.threads(), blobs.size())), daemon("riffle-file"));
-    BlobDownloader downloader = new BlobDownloader(layout, options, parts);
+    BlobDownloader downloader =
+        new BlobDownloader(
+            layout,
+            options,
+            parts,
+            (what, attempt, max, cause) ->
+                listener.note("retrying " + what + " (" + attempt + "/" + max + "): " + cause));
     // A progress reporter outside the download threads keeps listeners off the hot path.
     AtomicBoolean running = new AtomicBoolean(true);
     Thread reporter = reporter(listener, progress, running);
@@ -198,10 +363,10 @@ public final class SnapshotStager {
             files.submit(
                 () -> {
                   if (failed.get()) {
-                    return null;
+                    throw new BlobDownloader.Abandoned(null);
                   }
                   try {
-                    if (ensureBlob(storage, w, downloader, progress)) {
+                    if (ensureBlob(storage, w, downloader, progress, checked, repaired, listener)) {
                       downloaded.incrementAndGet();
                     } else {
                       reused.incrementAndGet();
@@ -209,6 +374,7 @@ public final class SnapshotStager {
                     }
                   } catch (IOException | RuntimeException e) {
                     failed.set(true);
+                    downloader.stageFailed.set(true);
                     throw e;
                   }
                   return null;
@@ -237,6 +403,9 @@ public final class SnapshotStager {
         downloader.bytesRefetched.sum(),
         evicted.blobs(),
         evicted.bytes(),
+        // Downloads are verified by construction; this counts blobs hashed from the cache.
+        checked.hashed().size(),
+        repaired.get(),
         false,
         seconds(t0));
   }
@@ -256,44 +425,73 @@ public final class SnapshotStager {
         : Optional.empty();
   }
 
-  /** True if this call downloaded the blob, false if it was there (or appeared while waiting). */
+  /**
+   * True if this call downloaded the blob, false if it was there (or appeared while waiting). A
+   * blob found in the cache is hashed before it is reused, unless this stage hashed it already: a
+   * view is never marked complete over a blob nobody verified since it landed (bit rot, a stray
+   * write). A corrupt one is deleted and fetched again.
+   */
   // the resource is held for the block; the body never names it
   @SuppressWarnings("try")
   private boolean ensureBlob(
-      Storage storage, BlobDownloader.Wanted w, BlobDownloader downloader, AtomicLong progress)
+      Storage storage,
+      BlobDownloader.Wanted w,
+      BlobDownloader downloader,
+      AtomicLong progress,
+      Checked checked,
+      AtomicInteger repaired,
+      StageListener listener)
       throws IOException {
-    Path blob = layout.blob(w.file().sha256());
-    if (present(blob, w)) {
+    String sha = w.file().sha256();
+    Path blob = layout.blob(sha);
+    if (!checked.bad().contains(sha) && sound(blob, w, checked)) {
       CacheEvictor.touch(blob);
       return false;
     }
-    try (CacheLocks.Held lock = CacheLocks.lock(layout.lockFile(w.file().sha256()))) {
-      // Another thread or process may have finished it while this one waited for the lock.
-      if (present(blob, w)) {
-        return false;
+    try (CacheLocks.Held lock = CacheLocks.lock(layout.lockFile(sha))) {
+      // Another thread or process may have finished (or repaired) it while this one waited.
+      if (Files.exists(blob)) {
+        checked.verified().remove(sha);
+        if (sound(blob, w, checked)) {
+          return false;
+        }
+        listener.note(
+            blob
+                + " ("
+                + w.remoteName()
+                + ") no longer matches its SHA-256: the cached copy was damaged; fetching it"
+                + " again");
+        Files.delete(blob);
+        CacheLayout.syncDirectory(blob.getParent());
+        repaired.incrementAndGet();
+      } else if (checked.bad().contains(sha)) {
+        repaired.incrementAndGet();
       }
       downloader.download(storage, w, progress);
+      checked.verified().add(sha);
+      checked.bad().remove(sha);
       return true;
     }
   }
 
-  /** A blob is verified by construction; a wrong length means someone wrote into the cache. */
-  private static boolean present(Path blob, BlobDownloader.Wanted w) throws IOException {
+  /** Whether the blob exists with the right length and content (hashed once per stage). */
+  private static boolean sound(Path blob, BlobDownloader.Wanted w, Checked checked)
+      throws IOException {
+    String sha = w.file().sha256();
     if (!Files.exists(blob)) {
       return false;
     }
-    long size = Files.size(blob);
-    if (size != w.file().byteLength()) {
-      throw new IOException(
-          blob
-              + ": cached blob is "
-              + size
-              + " bytes but "
-              + w.remoteName()
-              + " is "
-              + w.file().byteLength()
-              + " with the same SHA-256: the cache was modified outside Riffle; delete the blob");
+    if (checked.verified().contains(sha)) {
+      return true;
     }
+    if (Files.size(blob) != w.file().byteLength()) {
+      return false;
+    }
+    checked.hashed().add(sha);
+    if (!sha.equals(CacheLayout.sha256Of(blob))) {
+      return false;
+    }
+    checked.verified().add(sha);
     return true;
   }
 
@@ -325,6 +523,14 @@ public final class SnapshotStager {
       }
       writeDurably(manifestPath, manifestBytes);
       CacheLayout.syncDirectory(view.resolve("data"));
+      // Outlives the marker (eviction deletes only that), so an evicted view can say where it
+      // came from and how to stage it again.
+      Properties from = new Properties();
+      from.setProperty("source", source);
+      from.setProperty("version", Long.toString(m.version()));
+      java.io.ByteArrayOutputStream fromBytes = new java.io.ByteArrayOutputStream();
+      from.store(fromBytes, "where this view was staged from");
+      writeDurably(view.resolve(CacheLayout.SOURCE), fromBytes.toByteArray());
       Properties p = new Properties();
       p.setProperty("manifestSha256", manifestSha);
       p.setProperty("source", source);
@@ -341,13 +547,9 @@ public final class SnapshotStager {
    */
   private static boolean isComplete(Path view, String manifestSha, String source)
       throws IOException {
-    Path marker = view.resolve(CacheLayout.COMPLETE);
-    if (!Files.isRegularFile(marker)) {
+    Properties p = marker(view);
+    if (p == null) {
       return false;
-    }
-    Properties p = new Properties();
-    try (InputStream in = Files.newInputStream(marker)) {
-      p.load(in);
     }
     if (!manifestSha.equals(p.getProperty("manifestSha256"))) {
       throw new IOException(
@@ -359,6 +561,17 @@ public final class SnapshotStager {
               + " has; two datasets share an id. Stage into another cache directory");
     }
     return true;
+  }
+
+  /** The properties of a view's {@code COMPLETE} marker, or null if it has none. */
+  private static Properties marker(Path view) throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(view.resolve(CacheLayout.COMPLETE))) {
+      p.load(in);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    return p;
   }
 
   /** Temp file, fsync, atomic move, fsync of the directory. */
@@ -413,10 +626,13 @@ public final class SnapshotStager {
         f.get();
       } catch (ExecutionException e) {
         Throwable c = e.getCause();
-        if (first == null) {
-          first = c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
-        } else if (first != c) {
-          first.addSuppressed(c);
+        IOException io =
+            c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
+        // The error that stopped the stage, not the echo of files that stopped because of it.
+        if (first == null
+            || (first instanceof BlobDownloader.Abandoned
+                && !(io instanceof BlobDownloader.Abandoned))) {
+          first = io;
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -13,4 +13,10 @@ public interface StageListener {
 
   /** Bytes of the snapshot present so far (reused blobs count at once), up to the total. */
   default void progressed(long bytesDone) {}
+
+  /**
+   * Something the user should hear of while it happens: a retry ("retrying part 3 of 8 of s3a://b/k
+   * (2/8): connection refused"), a damaged blob being fetched again.
+   */
+  default void note(String line) {}
 }

@@ -1,5 +1,7 @@
 package dev.riffle.stage;
 
+import dev.riffle.dataset.storage.RetryPolicy;
+
 /**
  * How {@link SnapshotStager} downloads.
  *
@@ -8,9 +10,9 @@ package dev.riffle.stage;
  * @param threads parallel ranged reads in flight (default 16); a stage holds up to {@code 2 ×
  *     threads} part buffers on the heap (one per read, and as many lent to the hashers by parts
  *     that landed early), plus one aligned direct buffer per thread with {@code directWrites}
- * @param maxAttempts tries per part or open before giving up on transient errors (default 8)
- * @param backoffBaseMillis first retry's backoff ceiling, doubled per attempt (default 200)
- * @param backoffCapMillis largest backoff ceiling (default 10 s)
+ * @param retry how a failed part (open and read together) is retried: {@link RetryPolicy}, the same
+ *     policy the storage's own calls use (8 attempts, at most 15 s of retrying per part, no command
+ *     deadline by default)
  * @param freeSpaceFloorBytes a download must leave at least this much free on the cache's file
  *     system (default 0); it fails fast, before any byte is fetched, if it would not (with a cache
  *     limit, blobs are evicted to keep it first)
@@ -20,16 +22,18 @@ package dev.riffle.stage;
  *     kernel then copies nothing into the page cache, which on a CPU-bound node costs more than the
  *     hashing (measured: benchmarks/RESULTS.md, staging); staged files are then read from disk, not
  *     memory, the first time. Falls back to the page cache where O_DIRECT is refused (tmpfs)
+ * @param verify hash every blob of the version again, even when its view is complete, and fetch
+ *     again what no longer matches the manifest (default false: a complete view is checked for
+ *     missing, relinked or resized files only, which costs no reads)
  */
 public record StageOptions(
     int partBytes,
     int threads,
-    int maxAttempts,
-    long backoffBaseMillis,
-    long backoffCapMillis,
+    RetryPolicy retry,
     long freeSpaceFloorBytes,
     CacheLimit cacheLimit,
-    boolean directWrites) {
+    boolean directWrites,
+    boolean verify) {
 
   public static final int DEFAULT_PART_BYTES = 8 << 20;
   public static final int DEFAULT_THREADS = 16;
@@ -41,91 +45,58 @@ public record StageOptions(
     if (threads < 1 || threads > 1024) {
       throw new IllegalArgumentException("threads must be in [1, 1024]: " + threads);
     }
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+    if (retry == null) {
+      throw new IllegalArgumentException("no retry policy");
     }
-    if (backoffBaseMillis < 0 || backoffCapMillis < 0 || freeSpaceFloorBytes < 0) {
-      throw new IllegalArgumentException("negative backoff or free-space floor");
+    if (freeSpaceFloorBytes < 0) {
+      throw new IllegalArgumentException("negative free-space floor");
     }
   }
 
   /** The defaults above. */
   public static StageOptions defaults() {
-    return new StageOptions(DEFAULT_PART_BYTES, DEFAULT_THREADS, 8, 200, 10_000, 0, null, true);
+    return new StageOptions(
+        DEFAULT_PART_BYTES, DEFAULT_THREADS, RetryPolicy.defaults(), 0, null, true, false);
   }
 
   public StageOptions withPartBytes(int bytes) {
     return new StageOptions(
-        bytes,
-        threads,
-        maxAttempts,
-        backoffBaseMillis,
-        backoffCapMillis,
-        freeSpaceFloorBytes,
-        cacheLimit,
-        directWrites);
+        bytes, threads, retry, freeSpaceFloorBytes, cacheLimit, directWrites, verify);
   }
 
   public StageOptions withThreads(int n) {
     return new StageOptions(
-        partBytes,
-        n,
-        maxAttempts,
-        backoffBaseMillis,
-        backoffCapMillis,
-        freeSpaceFloorBytes,
-        cacheLimit,
-        directWrites);
+        partBytes, n, retry, freeSpaceFloorBytes, cacheLimit, directWrites, verify);
+  }
+
+  public StageOptions withRetry(RetryPolicy policy) {
+    return new StageOptions(
+        partBytes, threads, policy, freeSpaceFloorBytes, cacheLimit, directWrites, verify);
   }
 
   /** Retries: {@code attempts} tries in all, backoff from {@code baseMillis} up to {@code cap}. */
   public StageOptions withRetries(int attempts, long baseMillis, long capMillis) {
-    return new StageOptions(
-        partBytes,
-        threads,
-        attempts,
-        baseMillis,
-        capMillis,
-        freeSpaceFloorBytes,
-        cacheLimit,
-        directWrites);
+    return withRetry(retry.withAttempts(attempts).withBackoff(baseMillis, capMillis));
   }
 
   public StageOptions withFreeSpaceFloor(long bytes) {
-    return new StageOptions(
-        partBytes,
-        threads,
-        maxAttempts,
-        backoffBaseMillis,
-        backoffCapMillis,
-        bytes,
-        cacheLimit,
-        directWrites);
+    return new StageOptions(partBytes, threads, retry, bytes, cacheLimit, directWrites, verify);
   }
 
   /** Keeps the cache under {@code limit} (null: no limit), evicting before each download. */
   public StageOptions withCacheLimit(CacheLimit limit) {
     return new StageOptions(
-        partBytes,
-        threads,
-        maxAttempts,
-        backoffBaseMillis,
-        backoffCapMillis,
-        freeSpaceFloorBytes,
-        limit,
-        directWrites);
+        partBytes, threads, retry, freeSpaceFloorBytes, limit, directWrites, verify);
   }
 
   /** O_DIRECT blob writes on (the default) or off. */
   public StageOptions withDirectWrites(boolean on) {
+    return new StageOptions(partBytes, threads, retry, freeSpaceFloorBytes, cacheLimit, on, verify);
+  }
+
+  /** Re-hash every blob, complete view or not, and fetch again what differs. */
+  public StageOptions withVerify(boolean on) {
     return new StageOptions(
-        partBytes,
-        threads,
-        maxAttempts,
-        backoffBaseMillis,
-        backoffCapMillis,
-        freeSpaceFloorBytes,
-        cacheLimit,
-        on);
+        partBytes, threads, retry, freeSpaceFloorBytes, cacheLimit, directWrites, on);
   }
 }

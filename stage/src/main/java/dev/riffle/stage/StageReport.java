@@ -18,7 +18,10 @@ import java.nio.file.Path;
  * @param bytesRefetched bytes of failed attempts (read again on retry)
  * @param blobsEvicted blobs this stage evicted to stay under the cache limit
  * @param bytesEvicted their size on disk (whole blocks)
- * @param alreadyComplete the view was complete before this call: nothing was done
+ * @param filesVerified blobs hashed against the manifest by this call (reused blobs are hashed
+ *     before they are linked; with {@code --verify}, every blob of the version)
+ * @param filesRepaired blobs found damaged in the cache (wrong SHA-256) and fetched again
+ * @param alreadyComplete the view was complete before this call, and sound: nothing was fetched
  * @param seconds wall time of the stage
  */
 public record StageReport(
@@ -35,6 +38,8 @@ public record StageReport(
     long bytesRefetched,
     int blobsEvicted,
     long bytesEvicted,
+    int filesVerified,
+    int filesRepaired,
     boolean alreadyComplete,
     double seconds) {
 

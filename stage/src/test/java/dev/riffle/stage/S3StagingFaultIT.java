@@ -137,14 +137,25 @@ class S3StagingFaultIT {
     Manifest[] m = new Manifest[1];
     String uri = newDataset(2_000_000, 1_000_000, m);
     proxy.cutAfter(600_000, 600_000);
-    StageOptions few = OPTIONS.withRetries(3, 20, 100);
+    // The retry policy a user gets (8 attempts, at most 15 s of retrying per part): a clear error
+    // naming the endpoint, not minutes of silence.
+    StageOptions defaults = StageOptions.defaults().withPartBytes(256 << 10).withThreads(4);
+    List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+    StageListener listener =
+        new StageListener() {
+          @Override
+          public void note(String line) {
+            notes.add(line);
+          }
+        };
     try (HadoopStorage s = throughProxy(uri)) {
-      assertThatThrownBy(() -> new SnapshotStager(cache, few).stage(s, 1))
+      assertThatThrownBy(() -> new SnapshotStager(cache, defaults).stage(s, 1, listener))
           .isInstanceOf(IOException.class)
           .hasMessageContaining(uri)
-          .hasMessageContaining("gave up")
-          .hasMessageContaining("after 3 attempts");
+          .hasMessageContaining("gave up after")
+          .hasMessageContaining("endpoint " + proxy.endpoint());
     }
+    assertThat(notes).isNotEmpty().allMatch(n -> n.startsWith("retrying "));
     assertThat(SnapshotStager.completeView(cache, m[0].datasetId(), 1)).isEmpty();
     CacheChecks.assertNothingCorrupt(cache);
   }

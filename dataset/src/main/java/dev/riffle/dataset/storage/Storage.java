@@ -24,6 +24,11 @@ public interface Storage extends Closeable {
   String uri();
 
   /** The URI of an object under the root, for messages. */
+  /** The server behind this storage, named in errors of requests that gave up; null if none. */
+  default String endpoint() {
+    return null;
+  }
+
   default String uri(String path) {
     String root = uri();
     return root.endsWith("/") ? root + path : root + "/" + path;

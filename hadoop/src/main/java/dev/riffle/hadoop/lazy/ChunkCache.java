@@ -17,24 +17,28 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 
 /**
- * Chunks of remote objects on local disk: {@code DIR/<object key>/<chunk index>.chunk} holds the
- * chunk's bytes followed by one CRC32C (4 bytes, big-endian) per block of {@link #blockBytes} of
- * them. Files are written to a temporary name and moved into place, so a reader never sees half a
- * chunk; the CRCs catch anything else (a torn disk write, a stray edit). A block is verified the
- * first time this cache reads from it and trusted after that, so a random 4 KiB read of a 1 MiB
- * chunk checks 64 KiB, not the whole chunk; a bad chunk is deleted and counts as a miss, so the
- * caller fetches it again. (Chunks of at most one block have the layout of the single-CRC files of
- * before; larger old files fail the length check and are fetched again.)
+ * Chunks and exact ranges of remote objects on local disk. {@code DIR/<object key>/<chunk
+ * index>.chunk} holds an aligned chunk (what scans and load windows fetch), {@code DIR/<object
+ * key>/<start>-<end>.range} the bytes [start, end) a take fetched exactly; either holds its bytes
+ * followed by one CRC32C (4 bytes, big-endian) per block of {@link #blockBytes} of them. Files are
+ * written to a temporary name and moved into place, so a reader never sees half a chunk; the CRCs
+ * catch anything else (a torn disk write, a stray edit). A block is verified the first time this
+ * cache reads from it and trusted after that, so a random 4 KiB read of a 1 MiB chunk checks 64
+ * KiB, not the whole chunk; a bad chunk is deleted and counts as a miss, so the caller fetches it
+ * again. (Chunks of at most one block have the layout of the single-CRC files of before; larger old
+ * files fail the length check and are fetched again.)
  *
  * <p>Several processes may share the directory: each keeps its own LRU order of the chunks it knows
  * and deletes beyond its limit; a chunk deleted by another process is a miss.
  */
 public final class ChunkCache {
   static final String SUFFIX = ".chunk";
+  static final String RANGE_SUFFIX = ".range";
 
   private final Path dir;
   private final long maxBytes;
@@ -51,6 +55,9 @@ public final class ChunkCache {
 
   private long usedBytes;
 
+  /** Cached exact ranges per object key: start -> end, from the names of the range files. */
+  private final Map<String, ConcurrentSkipListMap<Long, Long>> ranges = new ConcurrentHashMap<>();
+
   /** Opens (creating) the cache directory and takes stock of the chunks already there. */
   public ChunkCache(Path dir, long maxBytes, LazyStats stats) throws IOException {
     Files.createDirectories(dir);
@@ -63,6 +70,13 @@ public final class ChunkCache {
         if (Files.isDirectory(o)) {
           try (DirectoryStream<Path> chunks = Files.newDirectoryStream(o, "*" + SUFFIX)) {
             chunks.forEach(existing::add);
+          }
+          try (DirectoryStream<Path> rs = Files.newDirectoryStream(o, "*" + RANGE_SUFFIX)) {
+            for (Path r : rs) {
+              if (index(r)) {
+                existing.add(r);
+              }
+            }
           }
         }
       }
@@ -97,6 +111,73 @@ public final class ChunkCache {
     return dir.resolve(key).resolve(index + SUFFIX);
   }
 
+  Path rangeFile(String key, long start, long end) {
+    return dir.resolve(key).resolve(start + "-" + end + RANGE_SUFFIX);
+  }
+
+  /** Adds a range file to the index of its object; false if its name is not one. */
+  private boolean index(Path file) {
+    String name = file.getFileName().toString();
+    int dash = name.indexOf('-');
+    if (!name.endsWith(RANGE_SUFFIX) || dash <= 0) {
+      return false;
+    }
+    try {
+      long start = Long.parseLong(name.substring(0, dash));
+      long end = Long.parseLong(name.substring(dash + 1, name.length() - RANGE_SUFFIX.length()));
+      if (start < 0 || end <= start || end - start > Integer.MAX_VALUE) {
+        return false;
+      }
+      ranges
+          .computeIfAbsent(
+              file.getParent().getFileName().toString(), k -> new ConcurrentSkipListMap<>())
+          .put(start, end);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private void unindex(Path file) {
+    String name = file.getFileName().toString();
+    int dash = name.indexOf('-');
+    if (!name.endsWith(RANGE_SUFFIX) || dash <= 0) {
+      return;
+    }
+    Map<Long, Long> m = ranges.get(file.getParent().getFileName().toString());
+    if (m != null) {
+      try {
+        m.remove(Long.parseLong(name.substring(0, dash)));
+      } catch (NumberFormatException e) {
+        // Not ours: never indexed.
+      }
+    }
+  }
+
+  /**
+   * Copies {@code dst.remaining()} bytes from {@code offset} of the object into {@code dst} if one
+   * cached range holds them all and is sound, and returns whether it did.
+   */
+  boolean readRange(String key, long offset, ByteBuffer dst) throws IOException {
+    ConcurrentSkipListMap<Long, Long> m = ranges.get(key);
+    Map.Entry<Long, Long> e = m == null ? null : m.floorEntry(offset);
+    if (e == null || e.getValue() < offset + dst.remaining()) {
+      return false;
+    }
+    return readFile(
+        rangeFile(key, e.getKey(), e.getValue()),
+        (int) (e.getValue() - e.getKey()),
+        (int) (offset - e.getKey()),
+        dst);
+  }
+
+  /** Stores the bytes [start, start + remaining) of an object (left unconsumed in {@code data}). */
+  void putRange(String key, long start, ByteBuffer data) throws IOException {
+    Path file = rangeFile(key, start, start + data.remaining());
+    putFile(file, data);
+    index(file);
+  }
+
   /**
    * The verification block of a chunk of {@code chunkLength} bytes: 64 KiB, or more for chunks
    * above 4 MiB, so that a chunk has at most 64 blocks.
@@ -124,7 +205,12 @@ public final class ChunkCache {
    */
   boolean read(String key, long index, int chunkLength, int offset, ByteBuffer dst)
       throws IOException {
-    Path file = chunkFile(key, index);
+    return readFile(chunkFile(key, index), chunkLength, offset, dst);
+  }
+
+  /** {@link #read} of any chunk or range file of {@code chunkLength} bytes of data. */
+  private boolean readFile(Path file, int chunkLength, int offset, ByteBuffer dst)
+      throws IOException {
     int n = dst.remaining();
     int bb = blockBytes(chunkLength);
     int first = offset / bb;
@@ -216,7 +302,10 @@ public final class ChunkCache {
 
   /** Stores a chunk (the remaining bytes of {@code data}, which are left unconsumed). */
   void put(String key, long index, ByteBuffer data) throws IOException {
-    Path file = chunkFile(key, index);
+    putFile(chunkFile(key, index), data);
+  }
+
+  private void putFile(Path file, ByteBuffer data) throws IOException {
     Files.createDirectories(file.getParent());
     Path temp =
         file.resolveSibling(
@@ -263,6 +352,7 @@ public final class ChunkCache {
   }
 
   private void forget(Path file) {
+    unindex(file);
     verified.remove(file);
     synchronized (lru) {
       Long old = lru.remove(file);
@@ -280,6 +370,7 @@ public final class ChunkCache {
       it.remove();
       usedBytes -= e.getValue();
       verified.remove(e.getKey());
+      unindex(e.getKey());
       try {
         Files.deleteIfExists(e.getKey());
         stats.chunksEvicted.increment();

@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class LazyStats {
   final LongAdder chunkHits = new LongAdder();
   final LongAdder chunkMisses = new LongAdder();
+  final LongAdder rangeHits = new LongAdder();
+  final LongAdder rangeMisses = new LongAdder();
   final LongAdder corruptChunks = new LongAdder();
   final LongAdder chunksEvicted = new LongAdder();
   final LongAdder remoteRequests = new LongAdder();
@@ -22,6 +24,21 @@ public final class LazyStats {
   /** Chunk reads that had to go to the remote store. */
   public long chunkMisses() {
     return chunkMisses.sum();
+  }
+
+  /** Small random reads served from a cached exact range. */
+  public long rangeHits() {
+    return rangeHits.sum();
+  }
+
+  /** Small random reads fetched as exact ranges. */
+  public long rangeMisses() {
+    return rangeMisses.sum();
+  }
+
+  /** Reads served from the local cache (chunks and ranges). */
+  public long cacheHits() {
+    return chunkHits() + rangeHits();
   }
 
   /** Cached chunks whose CRC32C did not match: deleted and fetched again. */
@@ -71,6 +88,10 @@ public final class LazyStats {
         + chunkHits()
         + " misses="
         + chunkMisses()
+        + " rangeHits="
+        + rangeHits()
+        + " rangeMisses="
+        + rangeMisses()
         + " corrupt="
         + corruptChunks()
         + " evicted="

@@ -73,7 +73,14 @@ public final class LazyStorage implements Storage {
     HadoopStorage.OpenedObject o = remote.openStream(path);
     try {
       return new LazySource(
-          o.name(), key(o.name(), o.length()), o.stream(), o.length(), cache, options, stats);
+          o.name(),
+          key(o.name(), o.length()),
+          o.stream(),
+          o.length(),
+          cache,
+          options,
+          stats,
+          remote);
     } catch (RuntimeException e) {
       o.stream().close();
       throw e;

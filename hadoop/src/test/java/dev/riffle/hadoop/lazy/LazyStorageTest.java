@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * against the local Ceph RGW.
  */
 public class LazyStorageTest {
-  static final LazyOptions SMALL = LazyOptions.defaults().withChunkBytes(64 << 10).withGapBytes(0);
+  /** Small chunks, no gap, and every read by chunks (exact ranges: {@code LazyExactRangesTest}). */
+  static final LazyOptions SMALL =
+      LazyOptions.defaults().withChunkBytes(64 << 10).withGapBytes(0).withExactRanges(false);
 
   @TempDir Path dir;
   Path source;

@@ -85,9 +85,9 @@ public final class LocalS3 {
   }
 
   /**
-   * S3A settings for {@code endpoint} (the server, or a proxy in front of it) that give up quickly:
-   * S3A's and the SDK's own retries are off and timeouts short, so the stager's retries are the
-   * ones under test.
+   * S3A settings for {@code endpoint} (the server, or a proxy in front of it), with the retries and
+   * timeouts a user gets: {@code HadoopStorage} turns S3A's own retries off and bounds its
+   * timeouts, so Riffle's {@code RetryPolicy} is the one under test.
    */
   public static Configuration conf(String endpoint) throws IOException {
     Map<String, String> s = settings();
@@ -97,11 +97,6 @@ public final class LocalS3 {
             s.getOrDefault("RIFFLE_S3_REGION", "us-east-1"),
             s.get("RIFFLE_S3_ACCESS_KEY"),
             s.get("RIFFLE_S3_SECRET_KEY"));
-    conf.set("fs.s3a.retry.limit", "1");
-    conf.set("fs.s3a.retry.interval", "50ms");
-    conf.set("fs.s3a.attempts.maximum", "1");
-    conf.set("fs.s3a.connection.establish.timeout", "2s");
-    conf.set("fs.s3a.connection.timeout", "5s");
     conf.set("fs.s3a.connection.maximum", "64");
     return conf;
   }

@@ -1,0 +1,112 @@
+package dev.riffle.hadoop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.riffle.dataset.storage.RetryPolicy;
+import dev.riffle.format.CorruptFileException;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.SocketException;
+import org.apache.hadoop.fs.s3a.HttpChannelEOFException;
+import org.apache.hadoop.fs.s3a.RangeNotSatisfiableEOFException;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+class RetryPolicyTest {
+  private static EOFException eofCausedBy(Throwable cause) {
+    EOFException e = new EOFException("s3a://b/k: re-open s3a://b/k at 786432");
+    e.initCause(cause);
+    return e;
+  }
+
+  @Test
+  void serverThatStoppedRespondingIsTransientEvenAsAPlainEof() {
+    // What S3A threw in CI when the server went down while a stream was being re-opened.
+    SdkClientException sdk =
+        SdkClientException.create(
+            "Unable to execute HTTP request: The target server failed to respond");
+    assertThat(RetryPolicy.isTransient(eofCausedBy(sdk))).isTrue();
+    assertThat(RetryPolicy.isTransient(eofCausedBy(new IOException(new SocketException("reset")))))
+        .isTrue();
+    assertThat(RetryPolicy.isTransient(new HttpChannelEOFException("k", "dropped", null))).isTrue();
+    assertThat(RetryPolicy.isTransient(new IOException("connection refused"))).isTrue();
+  }
+
+  @Test
+  void readPastTheEndAndMissingOrCorruptObjectsAreNot() {
+    assertThat(RetryPolicy.isTransient(new EOFException("Attempted to read past end"))).isFalse();
+    assertThat(RetryPolicy.isTransient(eofCausedBy(new IllegalStateException("x")))).isFalse();
+    assertThat(
+            RetryPolicy.isTransient(
+                new RangeNotSatisfiableEOFException("416", new IOException("range"))))
+        .isFalse();
+    assertThat(RetryPolicy.isTransient(new FileNotFoundException("gone"))).isFalse();
+    assertThat(RetryPolicy.isTransient(new CorruptFileException("k", 0, "bad"))).isFalse();
+  }
+
+  @Test
+  void aFailingCallIsTriedAtMostMaxAttemptsWithEveryRetryReported() {
+    java.util.List<String> heard = new java.util.ArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryPolicy p = RetryPolicy.defaults().withAttempts(4).withBackoff(1, 2);
+    assertThatThrownBy(
+            () ->
+                p.call(
+                    "listing s3a://b/x",
+                    "http://127.0.0.1:9",
+                    (what, attempt, max, cause) ->
+                        heard.add(what + " (" + attempt + "/" + max + "): " + cause),
+                    () -> {
+                      calls.incrementAndGet();
+                      throw new IOException(new java.net.ConnectException("Connection refused"));
+                    }))
+        .isInstanceOf(RetryPolicy.RetriesExhausted.class)
+        .hasMessageContaining("listing s3a://b/x: gave up after 4 attempts")
+        .hasMessageContaining("connection refused")
+        .hasMessageContaining("endpoint http://127.0.0.1:9");
+    assertThat(calls.get()).isEqualTo(4);
+    assertThat(heard)
+        .containsExactly(
+            "listing s3a://b/x (1/4): connection refused",
+            "listing s3a://b/x (2/4): connection refused",
+            "listing s3a://b/x (3/4): connection refused");
+  }
+
+  @Test
+  void retryTimePerRequestAndCommandDeadlineStopRetriesEarly() {
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryPolicy.IoCall<Void> failing =
+        () -> {
+          calls.incrementAndGet();
+          throw new java.net.SocketTimeoutException("Read timed out");
+        };
+    // No time for a retry at all: one attempt, then the reason.
+    RetryPolicy noTime = RetryPolicy.defaults().withRetrySeconds(0);
+    assertThatThrownBy(() -> noTime.call("x", null, RetryPolicy.Listener.NONE, failing))
+        .hasMessageContaining("gave up after 1 attempt")
+        .hasMessageContaining("timed out")
+        .hasMessageContaining("--retry-seconds");
+    assertThat(calls.get()).isEqualTo(1);
+    // A deadline already past: no attempt starts.
+    RetryPolicy past = RetryPolicy.defaults().withDeadline(1e-9);
+    assertThatThrownBy(() -> past.call("y", null, RetryPolicy.Listener.NONE, failing))
+        .hasMessageContaining("deadline");
+    // Not transient: no retry, the error itself.
+    FileNotFoundException gone = new FileNotFoundException("gone");
+    assertThatThrownBy(
+            () ->
+                RetryPolicy.defaults()
+                    .call(
+                        "z",
+                        null,
+                        RetryPolicy.Listener.NONE,
+                        () -> {
+                          throw gone;
+                        }))
+        .isSameAs(gone);
+  }
+}
