@@ -9,6 +9,7 @@ import dev.riffle.datagen.ScalarsData;
 import dev.riffle.datagen.SparseData;
 import dev.riffle.datagen.SyntheticData;
 import dev.riffle.datagen.VectorsData;
+import dev.riffle.datagen.WeightedData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
@@ -145,6 +146,15 @@ public final class GenerateCommand implements Callable<Integer> {
   Integer files;
 
   @Option(
+      names = "--weight",
+      paramLabel = "NAME",
+      description =
+          "Add a non-null float32 column NAME of sampling weights, log-uniform in [0.1, 10) and a"
+              + " function of the row number alone (the other columns stay as without it), for"
+              + " load --sampler weighted --weight NAME. Not for .h5ad.")
+  String weight;
+
+  @Option(
       names = "--append",
       description = "Datasets only: add the rows as a new version of an existing dataset.")
   boolean append;
@@ -186,6 +196,20 @@ public final class GenerateCommand implements Callable<Integer> {
       }
       int g = genes;
       factory = a -> new CellsData(a, g);
+    }
+    if (weight != null) {
+      Function<BufferAllocator, SyntheticData> unweighted = factory;
+      String w = weight;
+      factory =
+          a -> {
+            SyntheticData d = unweighted.apply(a);
+            try {
+              return new WeightedData(d, w);
+            } catch (IllegalArgumentException e) {
+              d.close();
+              throw new ParameterException(spec.commandLine(), kind + ": " + e.getMessage());
+            }
+          };
     }
     if (rows < 0) {
       throw new ParameterException(spec.commandLine(), "--rows must not be negative");
@@ -261,10 +285,10 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "an .h5ad OUT must be a local file, not " + out);
     }
-    if (files != null || append || pageBytes != null) {
+    if (files != null || append || pageBytes != null || weight != null) {
       throw new ParameterException(
           spec.commandLine(),
-          "--files, --append and --page-bytes apply to Riffle output, not to .h5ad");
+          "--files, --append, --page-bytes and --weight apply to Riffle output, not to .h5ad");
     }
   }
 
@@ -350,6 +374,9 @@ public final class GenerateCommand implements Callable<Integer> {
     metadata.put("rows", Long.toString(rows));
     if (columns != null) {
       metadata.put("columns", String.join(",", columns));
+    }
+    if (weight != null) {
+      metadata.put("weight", weight);
     }
     if (data instanceof CellsData) {
       metadata.put("genes", Integer.toString(((CellsData) data).genes()));
