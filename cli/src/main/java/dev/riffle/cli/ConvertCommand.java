@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.convert.ArrowIpcConverter;
 import dev.riffle.convert.ConvertOptions;
 import dev.riffle.convert.ConvertResult;
@@ -96,8 +97,27 @@ public final class ConvertCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints the one-line summary of a conversion. */
-  static void summary(PrintWriter out, ConvertResult r, String target, int files) {
+  /** Prints the one-line summary of a conversion, or with --json its JSON object. */
+  static void summary(
+      PrintWriter out, ConvertResult r, String target, int files, JsonOutput output) {
+    if (output.json) {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("out", target);
+      o.put("version", r.manifest().version());
+      o.put("rows", r.rows());
+      o.put("files", files);
+      o.put("bytesIn", r.bytesIn());
+      o.put("bytesOut", r.bytesOut());
+      o.put("seconds", r.seconds());
+      String x = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
+      if (x != null) {
+        o.put("xDtype", x);
+        o.put("xFileDtype", r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY));
+      }
+      out.println(o.toString());
+      out.flush();
+      return;
+    }
     out.printf(
         Locale.ROOT,
         "converted %,d rows from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f rows/s,"
@@ -129,6 +149,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin DatasetDescription about = new DatasetDescription();
+
+    @Mixin JsonOutput output = new JsonOutput();
 
     @Parameters(
         arity = "2..*",
@@ -179,7 +201,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, files.size());
+      summary(spec.commandLine().getOut(), r, target, files.size(), output);
       return 0;
     }
   }
@@ -193,6 +215,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin DatasetDescription about = new DatasetDescription();
+
+    @Mixin JsonOutput output = new JsonOutput();
 
     @Parameters(index = "0", paramLabel = "IN", description = "An Arrow IPC file or stream.")
     String input;
@@ -227,7 +251,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1);
+      summary(spec.commandLine().getOut(), r, target, 1, output);
       return 0;
     }
   }
@@ -246,6 +270,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin DatasetDescription about = new DatasetDescription();
+
+    @Mixin JsonOutput output = new JsonOutput();
 
     @Parameters(index = "0", paramLabel = "IN", description = "An .h5ad file, local or s3a://.")
     String input;
@@ -302,10 +328,10 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1);
+      summary(spec.commandLine().getOut(), r, target, 1, output);
       String stored = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
       String file = r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY);
-      if (stored != null) {
+      if (stored != null && !output.json) {
         spec.commandLine()
             .getOut()
             .println(

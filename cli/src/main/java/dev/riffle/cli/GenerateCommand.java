@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.datagen.AtomsData;
 import dev.riffle.datagen.Batches;
 import dev.riffle.datagen.CellsData;
@@ -155,6 +156,13 @@ public final class GenerateCommand implements Callable<Integer> {
   String weight;
 
   @Option(
+      names = "--json",
+      description =
+          "Print one JSON object instead of the line: out, kind, rows, seed, bytes, and for a"
+              + " dataset files, version and totalRows.")
+  boolean json;
+
+  @Option(
       names = "--append",
       description = "Datasets only: add the rows as a new version of an existing dataset.")
   boolean append;
@@ -253,20 +261,35 @@ public final class GenerateCommand implements Callable<Integer> {
             H5adWriter.write(
                 data, genes(data), allocator, rows, seed, loc.path(), progress::update);
         progress.done();
-        spec.commandLine()
-            .getOut()
-            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+        report(bytes);
       } else if (dataset) {
         writeDataset(loc, data, options, allocator, progress);
       } else {
         long bytes = writeFile(loc.path(), data, options, allocator, progress);
-        spec.commandLine()
-            .getOut()
-            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+        report(bytes);
       }
     }
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** The line (or JSON object) of a single file written. */
+  private void report(long bytes) {
+    if (json) {
+      spec.commandLine().getOut().println(summary(out, bytes).toString());
+    } else {
+      spec.commandLine().getOut().println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+    }
+  }
+
+  private ObjectNode summary(String where, long bytes) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("out", where);
+    o.put("kind", kind);
+    o.put("rows", rows);
+    o.put("seed", seed);
+    o.put("bytes", bytes);
+    return o;
   }
 
   /** The kinds that are a counts matrix with labels, which an .h5ad file can hold. */
@@ -414,6 +437,14 @@ public final class GenerateCommand implements Callable<Integer> {
               allocator,
               progress);
       progress.done();
+      if (json) {
+        ObjectNode o = summary(storage.uri(), r.newBytes());
+        o.put("files", r.newFiles().size());
+        o.put("version", r.manifest().version());
+        o.put("totalRows", r.manifest().totalRows());
+        spec.commandLine().getOut().println(o.toString());
+        return;
+      }
       spec.commandLine()
           .getOut()
           .println(

@@ -501,9 +501,19 @@ public final class LoadCommand implements Callable<Integer> {
     r.put("memoryBudgetBytes", o.prefetchBytes());
     r.put("peakHeldBytes", peakHeld);
     r.put("pi2", pi2);
-    r.put("pi2Model", model);
+    // No closed form for this sampler: null, "no value", as for coverageExact below (README, JSON
+    // output); "NaN" would read as a computed value.
+    if (Double.isNaN(model)) {
+      r.putNull("pi2Model");
+    } else {
+      r.put("pi2Model", model);
+    }
     r.put("meffOverM", 1.0 / (1.0 + (m - 1) * pi2));
-    r.put("meffOverMModel", Double.isNaN(model) ? Double.NaN : DiversityModel.meffOverM(m, model));
+    if (Double.isNaN(model)) {
+      r.putNull("meffOverMModel");
+    } else {
+      r.put("meffOverMModel", DiversityModel.meffOverM(m, model));
+    }
     r.put("distinctBlocksMean", distinct);
     if (label != null) {
       r.put("labelEntropyMean", entropy);

@@ -100,6 +100,17 @@ class LoadCommandTest {
     }
   }
 
+  /** #18 item 7: a model value that does not exist is null, as coverageExact is, not "NaN". */
+  @Test
+  void noModelIsNullInJson() throws Exception {
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok("load", ds, "--sampler", "random", "--batch", "64", "--json").out());
+    assertThat(j.get("pi2Model").isNull()).isTrue();
+    assertThat(j.get("meffOverMModel").isNull()).isTrue();
+    assertThat(j.get("pi2").isNumber()).isTrue();
+  }
+
   /**
    * #18 items 6, 10: named placeholders, the defaults (shared with LoaderOptions.of), an example.
    */
