@@ -154,6 +154,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Parameters(
         arity = "2..*",
+        // As written: picocli's own rendering of an arity 2..* label repeats it.
+        hideParamSyntax = true,
         paramLabel = "IN... OUT_URI",
         description = "Inputs, then the new dataset.")
     List<String> args;

@@ -100,7 +100,9 @@ public final class GcCommand implements Callable<Integer> {
     if (loc.isFile()) {
       throw new IllegalArgumentException(
           loc.uri()
-              + " is a single Riffle file, not a dataset; gc works on datasets and on"
+              + " is "
+              + Locations.whatFile(loc.path())
+              + ", not a dataset; gc works on datasets and on"
               + " directories (for the temporary files of killed writers)");
     }
     PrintWriter out = spec.commandLine().getOut();
