@@ -51,8 +51,7 @@ import picocli.CommandLine.Spec;
           + " realised pair collision π̂₂ (vs the model), m_eff/m, distinct blocks per batch,"
           + " label entropy and TV distance (with --label), and exactly-once coverage.",
       "--batch is the global batch G; rank r of W gets G/W rows of each batch.",
-      "A view staged by 'riffle stage' is pinned for the run: no stage evicts its files.",
-      "Example: riffle load cells --sampler block --block 16 --fetch 256 --batch 64 --label plate"
+      "A view staged by 'riffle stage' is pinned for the run: no stage evicts its files."
     })
 public final class LoadCommand implements Callable<Integer> {
   /**

@@ -40,6 +40,23 @@ class ConveniencesTest {
         .doesNotContain("OUT_URI IN...");
   }
 
+  /** Every command and subcommand ends its help with an example (#18 item 10). */
+  @Test
+  void everyCommandHasAnExample() {
+    List<String> missing = new ArrayList<>();
+    check(Main.commandLine(), "riffle", missing);
+    assertThat(missing).as("commands without an example").isEmpty();
+  }
+
+  private static void check(picocli.CommandLine cmd, String name, List<String> missing) {
+    String help = cmd.getUsageMessage();
+    if (!help.contains("\nExample:\n  riffle ")
+        && !help.contains("\nExample:\n  source <(riffle")) {
+      missing.add(name);
+    }
+    cmd.getSubcommands().forEach((sub, line) -> check(line, name + " " + sub, missing));
+  }
+
   @Test
   void rowRangesOffsetsAndRowIds() throws Exception {
     String file = dir.resolve("s.riffle").toString();
