@@ -2,7 +2,6 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -49,11 +48,12 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 
 /**
  * Writes Arrow values as JSON-friendly values: numbers for integers and floats (unsigned integers
- * as unsigned, NaN and infinities as the strings {@code "NaN"}, {@code "Infinity"}, {@code
- * "-Infinity"}, since JSON has no such numbers), strings for utf8, base64 strings for binary,
- * arrays for lists, objects for structs, arrays of {@code {"key", "value"}} objects for maps,
- * ISO-8601 strings for dates, times, timestamps and durations, plain strings for decimals (a JSON
- * number would lose their precision in most parsers), and the dictionary value for a
+ * as unsigned; an integer beyond ±2^53, which a double cannot hold and so most JSON readers round,
+ * as its decimal string; NaN and infinities as the strings {@code "NaN"}, {@code "Infinity"},
+ * {@code "-Infinity"}, since JSON has no such numbers), strings for utf8, base64 strings for
+ * binary, arrays for lists, objects for structs, arrays of {@code {"key", "value"}} objects for
+ * maps, ISO-8601 strings for dates, times, timestamps and durations, plain strings for decimals (a
+ * JSON number would lose their precision in most parsers), and the dictionary value for a
  * dictionary-encoded field.
  */
 final class ArrowJson {
@@ -99,11 +99,11 @@ final class ArrowJson {
       BaseIntVector ints = (BaseIntVector) v;
       ArrowType.Int t = (ArrowType.Int) type;
       if (t.getIsSigned()) {
-        return (g, i) -> g.writeNumber(ints.getValueAsLong(i));
+        return (g, i) -> writeLong(g, ints.getValueAsLong(i));
       }
       // Narrow unsigned vectors widen to long; the mask makes sure no sign bit leaks through.
       long mask = (1L << t.getBitWidth()) - 1;
-      return (g, i) -> g.writeNumber(ints.getValueAsLong(i) & mask);
+      return (g, i) -> writeLong(g, ints.getValueAsLong(i) & mask);
     }
     if (v instanceof Float4Vector) {
       Float4Vector f = (Float4Vector) v;
@@ -349,11 +349,22 @@ final class ArrowJson {
     }
   }
 
+  /** Integers a double holds exactly, |v| ≤ 2^53: beyond, most JSON readers round a number. */
+  static final long EXACT_IN_DOUBLE = 1L << 53;
+
   private static void writeUnsigned64(JsonGenerator g, long raw) throws IOException {
-    if (raw >= 0) {
+    if (raw >= 0 && raw <= EXACT_IN_DOUBLE) {
       g.writeNumber(raw);
     } else {
-      g.writeNumber(new BigInteger(Long.toUnsignedString(raw)));
+      g.writeString(Long.toUnsignedString(raw));
+    }
+  }
+
+  private static void writeLong(JsonGenerator g, long v) throws IOException {
+    if (v >= -EXACT_IN_DOUBLE && v <= EXACT_IN_DOUBLE) {
+      g.writeNumber(v);
+    } else {
+      g.writeString(Long.toString(v));
     }
   }
 

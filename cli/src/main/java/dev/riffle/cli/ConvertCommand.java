@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.convert.ArrowIpcConverter;
 import dev.riffle.convert.ConvertOptions;
 import dev.riffle.convert.ConvertResult;
@@ -96,16 +97,37 @@ public final class ConvertCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints the one-line summary of a conversion, its rows counted as rows. */
-  static void summary(PrintWriter out, ConvertResult r, String target, int files) {
-    summary(out, r, target, files, "rows");
+  /**
+   * Prints the one-line summary of a conversion, or with --json its JSON object: what it wrote, and
+   * its throughput in rows (or {@code unit}, e.g. cells) and megabytes of input per second.
+   */
+  static void summary(
+      PrintWriter out, ConvertResult r, String target, int files, JsonOutput output) {
+    summary(out, r, target, files, output, "rows");
   }
 
-  /**
-   * Prints the one-line summary of a conversion: what it wrote, and its throughput in rows (or
-   * {@code unit}, e.g. cells) and megabytes of input per second.
-   */
-  static void summary(PrintWriter out, ConvertResult r, String target, int files, String unit) {
+  static void summary(
+      PrintWriter out, ConvertResult r, String target, int files, JsonOutput output, String unit) {
+    if (output.json) {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("out", target);
+      o.put("version", r.manifest().version());
+      o.put("rows", r.rows());
+      o.put("files", files);
+      o.put("bytesIn", r.bytesIn());
+      o.put("bytesOut", r.bytesOut());
+      o.put("seconds", r.seconds());
+      o.put("rowsPerSecond", r.rowsPerSecond());
+      o.put("inputBytesPerSecond", r.bytesPerSecond());
+      String x = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
+      if (x != null) {
+        o.put("xDtype", x);
+        o.put("xFileDtype", r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY));
+      }
+      out.println(o.toString());
+      out.flush();
+      return;
+    }
     out.printf(
         Locale.ROOT,
         "converted %,d %s from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
@@ -140,8 +162,12 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Mixin DatasetDescription about = new DatasetDescription();
 
+    @Mixin JsonOutput output = new JsonOutput();
+
     @Parameters(
         arity = "2..*",
+        // As written: picocli's own rendering of an arity 2..* label repeats it.
+        hideParamSyntax = true,
         paramLabel = "IN... OUT_URI",
         description = "Inputs, then the new dataset.")
     List<String> args;
@@ -190,7 +216,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, files.size());
+      summary(spec.commandLine().getOut(), r, target, files.size(), output);
       return 0;
     }
   }
@@ -204,6 +230,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin DatasetDescription about = new DatasetDescription();
+
+    @Mixin JsonOutput output = new JsonOutput();
 
     @Parameters(index = "0", paramLabel = "IN", description = "An Arrow IPC file or stream.")
     String input;
@@ -239,7 +267,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1);
+      summary(spec.commandLine().getOut(), r, target, 1, output);
       return 0;
     }
   }
@@ -258,6 +286,8 @@ public final class ConvertCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Mixin DatasetDescription about = new DatasetDescription();
+
+    @Mixin JsonOutput output = new JsonOutput();
 
     @Parameters(index = "0", paramLabel = "IN", description = "An .h5ad file, local or s3a://.")
     String input;
@@ -315,10 +345,10 @@ public final class ConvertCommand implements Callable<Integer> {
                 }
               });
       progress.done();
-      summary(spec.commandLine().getOut(), r, target, 1, "cells");
+      summary(spec.commandLine().getOut(), r, target, 1, output, "cells");
       String stored = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
       String file = r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY);
-      if (stored != null) {
+      if (stored != null && !output.json) {
         spec.commandLine()
             .getOut()
             .println(

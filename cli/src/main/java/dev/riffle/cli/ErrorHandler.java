@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -44,6 +45,19 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
       e = e.getCause();
     }
     PrintWriter err = cmd.getErr();
+    if (noS3Credentials(e)) {
+      // S3A's own message names the AWS SDK's variables; riffle reads its own.
+      return report(
+          err,
+          e,
+          "no S3 credentials"
+              + (e instanceof FileSystemException f && f.getFile() != null
+                  ? " for " + f.getFile()
+                  : "")
+              + ": set RIFFLE_S3_ACCESS_KEY and RIFFLE_S3_SECRET_KEY (and RIFFLE_S3_ENDPOINT,"
+              + " RIFFLE_S3_REGION for a server other than AWS S3)",
+          FAILURE);
+    }
     if (e instanceof NoSuchFileException) {
       return report(err, e, "no such file: " + fileOf((FileSystemException) e), FAILURE);
     }
@@ -69,6 +83,26 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
             + oneLine(e.getMessage())
             + " (run with RIFFLE_DEBUG=1 for details)",
         FAILURE);
+  }
+
+  /** S3A's exceptions for "no access key" (default chain, or keys that the configuration lacks). */
+  private static final List<String> NO_CREDENTIALS =
+      List.of("NoAuthWithAWSException", "NoAwsCredentialsException");
+
+  /** S3A found no access key: one of {@link #NO_CREDENTIALS}, anywhere in the cause chain. */
+  static boolean noS3Credentials(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      for (String name : NO_CREDENTIALS) {
+        if (t.getClass().getSimpleName().equals(name)
+            || (t.getMessage() != null && t.getMessage().contains(name))) {
+          return true;
+        }
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 
   private static int report(PrintWriter err, Throwable e, String message, int code) {

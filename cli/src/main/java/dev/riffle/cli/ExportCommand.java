@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.convert.ConvertResult;
 import dev.riffle.convert.Exporter;
 import dev.riffle.convert.OutputTarget;
@@ -14,6 +15,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,6 +52,8 @@ public final class ExportCommand implements Callable<Integer> {
         description = "The file to write (must not exist).")
     String target;
 
+    @Mixin JsonOutput output = new JsonOutput();
+
     abstract ConvertResult export(Dataset d, OutputTarget out, BufferAllocator a, Progress p)
         throws IOException;
 
@@ -72,6 +76,17 @@ public final class ExportCommand implements Callable<Integer> {
         progress.done();
       }
       PrintWriter out = spec.commandLine().getOut();
+      if (output.json) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("out", target);
+        o.put("rows", r.rows());
+        o.put("bytesIn", r.bytesIn());
+        o.put("bytesOut", r.bytesOut());
+        o.put("seconds", r.seconds());
+        out.println(o.toString());
+        out.flush();
+        return 0;
+      }
       out.printf(
           Locale.ROOT,
           "exported %,d rows (%s) to %s (%s) in %.1f s: %,.0f rows/s%n",

@@ -1,5 +1,7 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
@@ -82,6 +84,14 @@ public final class GcCommand implements Callable<Integer> {
               + " you know those writers are gone).")
   boolean force;
 
+  @Option(
+      names = "--json",
+      description =
+          "Print one JSON object instead: uri, dryRun, deleted, kept (path, ageSeconds),"
+              + " leasesRemoved, tempsDeleted (paths; deleted means would-be-deleted with"
+              + " --dry-run).")
+  boolean json;
+
   @Override
   public Integer call() throws IOException {
     Duration gracePeriod = Durations.parse(grace);
@@ -90,7 +100,9 @@ public final class GcCommand implements Callable<Integer> {
     if (loc.isFile()) {
       throw new IllegalArgumentException(
           loc.uri()
-              + " is a single Riffle file, not a dataset; gc works on datasets and on"
+              + " is "
+              + Locations.whatFile(loc.path())
+              + ", not a dataset; gc works on datasets and on"
               + " directories (for the temporary files of killed writers)");
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -104,6 +116,24 @@ public final class GcCommand implements Callable<Integer> {
       }
       DatasetGc.Report r =
           DatasetGc.collect(storage, new DatasetGc.Options(dryRun, gracePeriod, force));
+      if (json) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("uri", storage.uri());
+        o.put("dryRun", dryRun);
+        ArrayNode deleted = o.putArray("deleted");
+        r.deleted().forEach(deleted::add);
+        ArrayNode kept = o.putArray("kept");
+        for (DatasetGc.Kept k : r.kept()) {
+          kept.addObject().put("path", k.path()).put("ageSeconds", k.age().toSeconds());
+        }
+        ArrayNode leases = o.putArray("leasesRemoved");
+        r.leasesRemoved().forEach(l -> leases.add(l.describe()));
+        ArrayNode temps = o.putArray("tempsDeleted");
+        r.tempsDeleted().forEach(temps::add);
+        out.println(o.toString());
+        out.flush();
+        return 0;
+      }
       String verb = dryRun ? "would delete " : "deleted ";
       for (String path : r.deleted()) {
         out.println(verb + path);
@@ -176,9 +206,20 @@ public final class GcCommand implements Callable<Integer> {
 
   private void collectTemps(Path dir, Duration gracePeriod, PrintWriter out) throws IOException {
     List<TempFiles.Leftover> left = TempFiles.abandoned(dir, gracePeriod, Instant.now());
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("uri", location);
+    o.put("dryRun", dryRun);
+    o.putArray("deleted");
+    o.putArray("kept");
+    o.putArray("leasesRemoved");
+    ArrayNode temps = o.putArray("tempsDeleted");
     for (TempFiles.Leftover t : left) {
       if (!dryRun) {
         Files.deleteIfExists(t.path());
+      }
+      temps.add(t.path().getFileName().toString());
+      if (json) {
+        continue;
       }
       out.println(
           (dryRun ? "would delete " : "deleted ")
@@ -188,6 +229,11 @@ public final class GcCommand implements Callable<Integer> {
               + "; "
               + t.why()
               + ")");
+    }
+    if (json) {
+      out.println(o.toString());
+      out.flush();
+      return;
     }
     out.println(
         left.isEmpty()

@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.datagen.AtomsData;
 import dev.riffle.datagen.Batches;
 import dev.riffle.datagen.CellsData;
@@ -9,6 +10,7 @@ import dev.riffle.datagen.ScalarsData;
 import dev.riffle.datagen.SparseData;
 import dev.riffle.datagen.SyntheticData;
 import dev.riffle.datagen.VectorsData;
+import dev.riffle.datagen.WeightedData;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetLayout;
 import dev.riffle.dataset.storage.Storage;
@@ -145,6 +147,22 @@ public final class GenerateCommand implements Callable<Integer> {
   Integer files;
 
   @Option(
+      names = "--weight",
+      paramLabel = "NAME",
+      description =
+          "Add a non-null float32 column NAME of sampling weights, log-uniform in [0.1, 10) and a"
+              + " function of the row number alone (the other columns stay as without it), for"
+              + " load --sampler weighted --weight NAME. Not for .h5ad.")
+  String weight;
+
+  @Option(
+      names = "--json",
+      description =
+          "Print one JSON object instead of the line: out, kind, rows, seed, bytes, and for a"
+              + " dataset files, version and totalRows.")
+  boolean json;
+
+  @Option(
       names = "--append",
       description = "Datasets only: add the rows as a new version of an existing dataset.")
   boolean append;
@@ -186,6 +204,20 @@ public final class GenerateCommand implements Callable<Integer> {
       }
       int g = genes;
       factory = a -> new CellsData(a, g);
+    }
+    if (weight != null) {
+      Function<BufferAllocator, SyntheticData> unweighted = factory;
+      String w = weight;
+      factory =
+          a -> {
+            SyntheticData d = unweighted.apply(a);
+            try {
+              return new WeightedData(d, w);
+            } catch (IllegalArgumentException e) {
+              d.close();
+              throw new ParameterException(spec.commandLine(), kind + ": " + e.getMessage());
+            }
+          };
     }
     if (rows < 0) {
       throw new ParameterException(spec.commandLine(), "--rows must not be negative");
@@ -229,20 +261,35 @@ public final class GenerateCommand implements Callable<Integer> {
             H5adWriter.write(
                 data, genes(data), allocator, rows, seed, loc.path(), progress::update);
         progress.done();
-        spec.commandLine()
-            .getOut()
-            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+        report(bytes);
       } else if (dataset) {
         writeDataset(loc, data, options, allocator, progress);
       } else {
         long bytes = writeFile(loc.path(), data, options, allocator, progress);
-        spec.commandLine()
-            .getOut()
-            .println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+        report(bytes);
       }
     }
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** The line (or JSON object) of a single file written. */
+  private void report(long bytes) {
+    if (json) {
+      spec.commandLine().getOut().println(summary(out, bytes).toString());
+    } else {
+      spec.commandLine().getOut().println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+    }
+  }
+
+  private ObjectNode summary(String where, long bytes) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("out", where);
+    o.put("kind", kind);
+    o.put("rows", rows);
+    o.put("seed", seed);
+    o.put("bytes", bytes);
+    return o;
   }
 
   /** The kinds that are a counts matrix with labels, which an .h5ad file can hold. */
@@ -261,10 +308,10 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "an .h5ad OUT must be a local file, not " + out);
     }
-    if (files != null || append || pageBytes != null) {
+    if (files != null || append || pageBytes != null || weight != null) {
       throw new ParameterException(
           spec.commandLine(),
-          "--files, --append and --page-bytes apply to Riffle output, not to .h5ad");
+          "--files, --append, --page-bytes and --weight apply to Riffle output, not to .h5ad");
     }
   }
 
@@ -351,6 +398,9 @@ public final class GenerateCommand implements Callable<Integer> {
     if (columns != null) {
       metadata.put("columns", String.join(",", columns));
     }
+    if (weight != null) {
+      metadata.put("weight", weight);
+    }
     if (data instanceof CellsData) {
       metadata.put("genes", Integer.toString(((CellsData) data).genes()));
     }
@@ -387,6 +437,14 @@ public final class GenerateCommand implements Callable<Integer> {
               allocator,
               progress);
       progress.done();
+      if (json) {
+        ObjectNode o = summary(storage.uri(), r.newBytes());
+        o.put("files", r.newFiles().size());
+        o.put("version", r.manifest().version());
+        o.put("totalRows", r.manifest().totalRows());
+        spec.commandLine().getOut().println(o.toString());
+        return;
+      }
       spec.commandLine()
           .getOut()
           .println(

@@ -26,6 +26,23 @@ final class JsonLines {
    */
   void write(VectorSchemaRoot batch, DictionaryProvider dictionaries, int from, int count)
       throws IOException {
+    write(batch, dictionaries, from, count, null);
+  }
+
+  /** The field that {@code --with-row-id} puts first in each object. */
+  static final String ROW_ID = "_row";
+
+  /**
+   * As {@link #write(VectorSchemaRoot, DictionaryProvider, int, int)}, each object beginning with
+   * {@value #ROW_ID}: {@code rowIds.applyAsLong(i)} for row i of the batch (null: no such field).
+   */
+  void write(
+      VectorSchemaRoot batch,
+      DictionaryProvider dictionaries,
+      int from,
+      int count,
+      java.util.function.IntToLongFunction rowIds)
+      throws IOException {
     List<FieldVector> vectors = batch.getFieldVectors();
     String[] names = new String[vectors.size()];
     ArrowJson.ValueWriter[] writers = new ArrowJson.ValueWriter[vectors.size()];
@@ -36,6 +53,10 @@ final class JsonLines {
     }
     for (int i = from; i < from + count; i++) {
       generator.writeStartObject();
+      if (rowIds != null) {
+        generator.writeFieldName(ROW_ID);
+        generator.writeNumber(rowIds.applyAsLong(i));
+      }
       for (int c = 0; c < writers.length; c++) {
         generator.writeFieldName(names[c]);
         writers[c].write(generator, i);

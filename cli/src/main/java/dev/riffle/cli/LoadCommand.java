@@ -68,6 +68,7 @@ public final class LoadCommand implements Callable<Integer> {
   @Option(
       names = "--sampler",
       defaultValue = "block",
+      paramLabel = "NAME",
       description =
           "sequential, random, block, deal, pool, weighted (--weight) or balanced (--label)"
               + " (default: ${DEFAULT-VALUE}).")
@@ -75,48 +76,92 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(
       names = "--weight",
+      paramLabel = "COLUMN",
       description =
           "Numeric column of row weights (weighted sampler: blocks drawn by total weight,"
               + " rows within by weight, with replacement).")
   String weight;
 
-  @Option(names = "--block", defaultValue = "16", description = "Block rows b.")
+  @Option(
+      names = "--block",
+      defaultValue = "16",
+      paramLabel = "B",
+      description = "Block rows b (default: ${DEFAULT-VALUE}).")
   int block;
 
-  @Option(names = "--fetch", defaultValue = "256", description = "Fetch factor f (batches).")
+  @Option(
+      names = "--fetch",
+      defaultValue = "256",
+      paramLabel = "F",
+      description = "Fetch factor f, batches shuffled together (default: ${DEFAULT-VALUE}).")
   int fetch;
 
-  @Option(names = "--pool", description = "Pool rows R (pool sampler; default G·f).")
+  @Option(
+      names = "--pool",
+      paramLabel = "R",
+      description = "Pool rows R (pool sampler; default G·f).")
   Long pool;
 
   @Option(
       names = "--jitter",
       defaultValue = "0.25",
-      description = "Block length jitter: each block's length is uniform over b ± ⌊b·jitter⌋.")
+      paramLabel = "J",
+      description =
+          "Block length jitter: each block's length is uniform over b ± ⌊b·jitter⌋ (default: ${DEFAULT-VALUE}).")
   double jitter;
 
-  @Option(names = "--batch", defaultValue = "64", description = "Global batch rows G.")
+  @Option(
+      names = "--batch",
+      defaultValue = "64",
+      paramLabel = "G",
+      description = "Global batch rows G (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--label", description = "Categorical column for label diversity.")
+  @Option(
+      names = "--label",
+      paramLabel = "COLUMN",
+      description = "Categorical column for label diversity.")
   String label;
 
-  @Option(names = "--columns", split = ",", description = "Columns to read (default: all).")
+  @Option(
+      names = "--columns",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Columns to read (default: all).")
   List<String> columns;
 
-  @Option(names = "--split", description = "A split to load (default: all live rows).")
+  @Option(
+      names = "--split",
+      paramLabel = "NAME",
+      description = "A split to load (default: all live rows).")
   String split;
 
-  @Option(names = "--epochs", defaultValue = "1", description = "Epochs.")
+  @Option(
+      names = "--epochs",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Epochs (default: ${DEFAULT-VALUE}).")
   long epochs;
 
-  @Option(names = "--seed", defaultValue = "0", description = "Seed of the plan.")
+  @Option(
+      names = "--seed",
+      defaultValue = "0",
+      paramLabel = "S",
+      description = "Seed of the plan (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--rank", defaultValue = "0", description = "This rank r.")
+  @Option(
+      names = "--rank",
+      defaultValue = "0",
+      paramLabel = "R",
+      description = "This rank r (default: ${DEFAULT-VALUE}).")
   int rank;
 
-  @Option(names = "--world", defaultValue = "1", description = "World size W (divides G).")
+  @Option(
+      names = "--world",
+      defaultValue = "1",
+      paramLabel = "W",
+      description = "World size W, a divisor of G (default: ${DEFAULT-VALUE}).")
   int world;
 
   @Option(names = "--drop-last", description = "Drop the last partial batch instead of padding.")
@@ -124,15 +169,24 @@ public final class LoadCommand implements Callable<Integer> {
 
   // They mostly wait on the disk: on a cold cache 8 beat 2 for block shuffle on 2 cores, with no
   // cost warm (benchmarks/results/archive: loader-compare-2026-11-30-400k against -400k-threads8).
-  @Option(names = "--threads", defaultValue = "8", description = "I/O threads (default 8).")
+  @Option(
+      names = "--threads",
+      defaultValue = "" + LoaderOptions.DEFAULT_THREADS,
+      paramLabel = "N",
+      description = "I/O threads (default: ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--in-flight", defaultValue = "2", description = "Fetches read ahead.")
+  @Option(
+      names = "--in-flight",
+      defaultValue = "" + LoaderOptions.DEFAULT_FETCHES_IN_FLIGHT,
+      paramLabel = "N",
+      description = "Fetches read ahead (default: ${DEFAULT-VALUE}).")
   int inFlight;
 
   @Option(
       names = "--memory-mb",
-      defaultValue = "1024",
+      defaultValue = "" + LoaderOptions.DEFAULT_PREFETCH_MIB,
+      paramLabel = "MIB",
       description =
           "Budget for fetched rows, read ahead and being handed out, MiB; it must hold one fetch"
               + " (default: ${DEFAULT-VALUE}).")
@@ -140,14 +194,19 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(
       names = "--min-meff",
+      paramLabel = "TARGET",
       description = "Diversity contract m_eff/m ≥ γ: derive --fetch (block) or --pool from it.")
   Double minMeff;
 
-  @Option(names = "--max-pi2", description = "Diversity contract π₂ ≤ ε (instead of --min-meff).")
+  @Option(
+      names = "--max-pi2",
+      paramLabel = "TARGET",
+      description = "Diversity contract π₂ ≤ ε (instead of --min-meff).")
   Double maxPi2;
 
   @Option(
       names = "--min-distinct-blocks",
+      paramLabel = "TARGET",
       description = "Diversity contract E[distinct blocks per batch] ≥ d (instead of --min-meff).")
   Double minDistinctBlocks;
 
@@ -185,13 +244,21 @@ public final class LoadCommand implements Callable<Integer> {
       DiversityContract contract = contract();
       int maxBlock = (int) Math.floor(block * (1 + jitter));
       if (contract != null && sampler.equals("pool")) {
-        pool = contract.poolRows(maxBlock, batch, world, rowBytes, memory, inFlight).windowRows();
+        DiversityContract.Resolution r =
+            contract.poolRows(maxBlock, batch, world, rowBytes, Long.MAX_VALUE, inFlight);
+        checkBudget(r, maxBlock, rowBytes, "a pool of " + r.windowRows() + " rows");
+        pool = r.windowRows();
       } else if (contract != null) {
-        fetch =
-            (int)
-                contract
-                    .fetchFactor(maxBlock, batch, world, rowBytes, memory, inFlight)
-                    .fetchBatches();
+        // Resolved without the budget first, so that an over-budget target is reported in the
+        // flags' terms: the --memory-mb that would hold it.
+        DiversityContract.Resolution r =
+            contract.fetchFactor(maxBlock, batch, world, rowBytes, Long.MAX_VALUE, inFlight);
+        checkBudget(
+            r,
+            maxBlock,
+            rowBytes,
+            "fetch factor f = " + r.fetchBatches() + " (a window of " + r.windowRows() + " rows)");
+        fetch = (int) r.fetchBatches();
       }
       Sampler s = sampler(fetch, view);
       LoaderOptions o =
@@ -360,6 +427,43 @@ public final class LoadCommand implements Callable<Integer> {
   }
 
   /** The one diversity target given, if any: two would leave the planner nothing to choose. */
+  /** Refuses a diversity target whose window the memory budget cannot hold, naming the flags. */
+  private void checkBudget(
+      DiversityContract.Resolution r, int maxBlock, long rowBytes, String needs) {
+    if (r.memoryBytes() <= memoryMb << 20) {
+      return;
+    }
+    long neededMb = (r.memoryBytes() + (1 << 20) - 1) >> 20;
+    String blocks =
+        maxBlock == block
+            ? "blocks of " + block + " rows"
+            : "blocks of up to "
+                + maxBlock
+                + " rows (--block "
+                + block
+                + " with --jitter "
+                + jitter
+                + ")";
+    throw new ParameterException(
+        spec.commandLine(),
+        String.format(
+            Locale.ROOT,
+            "%s needs %s with %s and --batch %d: %s per rank at about %s a row, over --memory-mb"
+                + " %d; give --memory-mb %d or more, lower --block, or relax the target",
+            maxPi2 != null
+                ? "--max-pi2 " + maxPi2
+                : minMeff != null
+                    ? "--min-meff " + minMeff
+                    : "--min-distinct-blocks " + minDistinctBlocks,
+            needs,
+            blocks,
+            batch,
+            InspectCommand.humanBytes(r.memoryBytes()),
+            InspectCommand.humanBytes(rowBytes),
+            memoryMb,
+            neededMb));
+  }
+
   private DiversityContract contract() {
     List<DiversityContract> given = new ArrayList<>();
     if (maxPi2 != null) {
@@ -446,9 +550,19 @@ public final class LoadCommand implements Callable<Integer> {
     r.put("memoryBudgetBytes", o.prefetchBytes());
     r.put("peakHeldBytes", peakHeld);
     r.put("pi2", pi2);
-    r.put("pi2Model", model);
+    // No closed form for this sampler: null, "no value", as for coverageExact below (README, JSON
+    // output); "NaN" would read as a computed value.
+    if (Double.isNaN(model)) {
+      r.putNull("pi2Model");
+    } else {
+      r.put("pi2Model", model);
+    }
     r.put("meffOverM", 1.0 / (1.0 + (m - 1) * pi2));
-    r.put("meffOverMModel", Double.isNaN(model) ? Double.NaN : DiversityModel.meffOverM(m, model));
+    if (Double.isNaN(model)) {
+      r.putNull("meffOverMModel");
+    } else {
+      r.put("meffOverMModel", DiversityModel.meffOverM(m, model));
+    }
     r.put("distinctBlocksMean", distinct);
     if (label != null) {
       r.put("labelEntropyMean", entropy);

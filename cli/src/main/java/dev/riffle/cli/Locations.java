@@ -3,12 +3,14 @@ package dev.riffle.cli;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.dataset.storage.Storage;
+import dev.riffle.format.FileLayout;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.hadoop.HadoopStorage;
 import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -179,9 +181,12 @@ final class Locations {
     if (loc.isFile()) {
       throw new IllegalArgumentException(
           loc.uri()
-              + " is a single Riffle file, not a dataset; "
+              + " is "
+              + whatFile(loc.path())
+              + ", not a dataset; "
               + command
-              + " works on datasets (for a file, see 'riffle inspect')");
+              + " works on datasets"
+              + (isRiffleFile(loc.path()) ? " (for a file, see 'riffle inspect')" : ""));
     }
     Storage storage = storage(loc, direct);
     try {
@@ -191,6 +196,44 @@ final class Locations {
       storage.close();
       throw e;
     }
+  }
+
+  /**
+   * What a local file is, by its first bytes, for messages: a single Riffle file, or a format that
+   * {@code riffle convert} reads (with the command that does), or just a file.
+   */
+  static String whatFile(Path file) {
+    byte[] head = head(file);
+    if (isRiffleFile(file)) {
+      return "a single Riffle file";
+    }
+    if (startsWith(head, new byte[] {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'})) {
+      return "an HDF5 file (AnnData .h5ad? 'riffle convert h5ad' makes a dataset of it)";
+    }
+    if (startsWith(head, "PAR1".getBytes(StandardCharsets.US_ASCII))) {
+      return "a Parquet file ('riffle convert parquet' makes a dataset of it)";
+    }
+    if (startsWith(head, "ARROW1".getBytes(StandardCharsets.US_ASCII))) {
+      return "an Arrow IPC file ('riffle convert arrow' makes a dataset of it)";
+    }
+    return "a file that is not in the Riffle format";
+  }
+
+  private static boolean isRiffleFile(Path file) {
+    return startsWith(head(file), FileLayout.MAGIC);
+  }
+
+  private static byte[] head(Path file) {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(8);
+    } catch (IOException e) {
+      return new byte[0];
+    }
+  }
+
+  private static boolean startsWith(byte[] b, byte[] prefix) {
+    return b.length >= prefix.length
+        && java.util.Arrays.equals(b, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /** Fails with "no Riffle dataset at URI" if no version was ever published there. */

@@ -2,6 +2,8 @@ package dev.riffle.cli;
 
 import dev.riffle.format.FileLayout;
 import java.util.concurrent.Callable;
+import picocli.AutoComplete;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +42,10 @@ import picocli.CommandLine.Spec;
       ExportCommand.class,
       LoadCommand.class,
       DemoCommand.class,
-      StageCommand.class
+      StageCommand.class,
+      // riffle help COMMAND, and a bash/zsh completion script: source <(riffle generate-completion)
+      CommandLine.HelpCommand.class,
+      AutoComplete.GenerateCompletion.class
     })
 public final class RiffleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -50,7 +55,7 @@ public final class RiffleCommand implements Callable<Integer> {
     throw new ParameterException(
         spec.commandLine(),
         "missing command: one of inspect, take, scan, generate, ls, info, validate, split, gc,"
-            + " convert, export, load, stage, demo");
+            + " convert, export, load, stage, demo (riffle help COMMAND explains one)");
   }
 
   /**

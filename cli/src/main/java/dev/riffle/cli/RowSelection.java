@@ -11,7 +11,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,12 +34,17 @@ final class RowSelection {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
+  /** Rows a --rows list may expand to: a range is for reading a stretch, not a whole file. */
+  static final long MAX_LISTED_ROWS = 10_000_000;
+
   @Option(
       names = "--rows",
       split = ",",
       paramLabel = "ROW",
-      description = "Row numbers, comma separated, in the order to print; duplicates allowed.")
-  long[] rows;
+      description =
+          "Row numbers, comma separated, in the order to print; duplicates allowed; A-B is rows A"
+              + " to B, both included (10-20 is 11 rows).")
+  List<String> rows;
 
   @Option(
       names = "--rows-file",
@@ -81,9 +88,49 @@ final class RowSelection {
       throw usage("--seed is only used with --random");
     }
     if (rows != null) {
-      return rows.clone();
+      return parseRows(rows);
     }
     return rowsFile == null ? null : readRowsFile(rowsFile);
+  }
+
+  /** The numbers of a --rows list: single rows and inclusive ranges A-B, in order. */
+  private long[] parseRows(List<String> items) {
+    long total = 0;
+    List<long[]> spans = new ArrayList<>();
+    for (String item : items) {
+      String t = item.strip();
+      int dash = t.indexOf('-', 1);
+      long a;
+      long b;
+      try {
+        a = Long.parseLong(dash < 0 ? t : t.substring(0, dash).strip());
+        b = dash < 0 ? a : Long.parseLong(t.substring(dash + 1).strip());
+      } catch (NumberFormatException e) {
+        throw usage("--rows: '" + item + "' is not a row number or a range A-B");
+      }
+      if (a < 0 || b < 0) {
+        throw usage("--rows: row numbers are not negative ('" + item + "')");
+      }
+      if (b < a) {
+        throw usage("--rows: range '" + item + "' ends before it starts");
+      }
+      total += b - a + 1;
+      if (total > MAX_LISTED_ROWS || total < 0) {
+        throw usage(
+            "--rows lists more than "
+                + MAX_LISTED_ROWS
+                + " rows; use scan --offset/--limit for long stretches");
+      }
+      spans.add(new long[] {a, b});
+    }
+    long[] out = new long[(int) total];
+    int k = 0;
+    for (long[] span : spans) {
+      for (long r = span[0]; r <= span[1]; r++) {
+        out[k++] = r;
+      }
+    }
+    return out;
   }
 
   /** The rows to take from a file (or dataset view) of {@code rowCount} rows. */

@@ -60,6 +60,19 @@ public final class ScanCommand implements Callable<Integer> {
   @Option(names = "--limit", paramLabel = "N", description = "Stop after N rows.")
   Long limit;
 
+  @Option(
+      names = "--offset",
+      paramLabel = "N",
+      description = "Skip the first N rows (of the file, the dataset's live rows or the split).")
+  long offset;
+
+  @Option(
+      names = "--with-row-id",
+      description =
+          "Begin each object with \"_row\": the row's number in the file, or its global row id"
+              + " in the dataset.")
+  boolean withRowId;
+
   @Option(names = "--json", description = "Accepted for symmetry; the output is always JSON lines.")
   boolean json;
 
@@ -68,6 +81,10 @@ public final class ScanCommand implements Callable<Integer> {
     if (limit != null && limit < 0) {
       throw new ParameterException(
           spec.commandLine(), "--limit must not be negative, not " + limit);
+    }
+    if (offset < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--offset must not be negative, not " + offset);
     }
     long remaining = limit == null ? Long.MAX_VALUE : limit;
     // A small limit needs no full batch; the cursor is still made so that column names are
@@ -82,7 +99,7 @@ public final class ScanCommand implements Callable<Integer> {
       try (OpenedFile opened = OpenedFile.open(loc.path())) {
         FileReader reader = opened.reader();
         ScanCursor cursor = reader.scan(columns, batchRows);
-        print(remaining, reader.dictionaries(), cursor::next);
+        print(remaining, reader.dictionaries(), cursor::next, p -> p);
       }
     } else {
       try (OpenedDataset opened = OpenedDataset.open(loc, "scan")) {
@@ -92,7 +109,7 @@ public final class ScanCommand implements Callable<Integer> {
         // Page by page with every page's checksum verified, as for a file; closed early (at the
         // limit), it drops the pages read ahead.
         try (DatasetView.Cursor cursor = view.scan(columns, batchRows)) {
-          print(remaining, opened.dictionariesFor(columns), cursor::next);
+          print(remaining, opened.dictionariesFor(columns), cursor::next, view::globalRow);
         }
       }
     }
@@ -104,18 +121,32 @@ public final class ScanCommand implements Callable<Integer> {
     VectorSchemaRoot next() throws IOException;
   }
 
-  private void print(long remaining, DictionaryProvider dictionaries, Batches cursor)
+  /**
+   * Prints up to {@code remaining} rows after the first {@code offset}; {@code rowId} maps a row's
+   * position in the file or view to the id {@code --with-row-id} prints.
+   */
+  private void print(
+      long remaining,
+      DictionaryProvider dictionaries,
+      Batches cursor,
+      java.util.function.LongUnaryOperator rowId)
       throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     JsonLines lines = new JsonLines(out);
+    long position = 0; // of the batch's first row
     while (remaining > 0) {
       VectorSchemaRoot next = cursor.next();
       if (next == null) {
         break;
       }
       try (VectorSchemaRoot batch = next) {
-        int n = (int) Math.min(batch.getRowCount(), remaining);
-        lines.write(batch, dictionaries, 0, n);
+        // The skipped rows are read and dropped: the cursor reads pages in order anyway.
+        int from = (int) Math.max(0, Math.min(batch.getRowCount(), offset - position));
+        int n = (int) Math.min(batch.getRowCount() - from, remaining);
+        long first = position;
+        lines.write(
+            batch, dictionaries, from, n, withRowId ? i -> rowId.applyAsLong(first + i) : null);
+        position += batch.getRowCount();
         remaining -= n;
       }
       if (lines.flushAndCheckClosed()) {

@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.RowSets;
 import dev.riffle.dataset.storage.Storage;
@@ -50,6 +51,11 @@ public final class SplitCommand implements Callable<Integer> {
   @Option(names = "--rest", paramLabel = "NAME2", description = "A split of the other live rows.")
   String rest;
 
+  @Option(
+      names = "--json",
+      description = "Print one JSON object instead: uri, version, splits (name: rows).")
+  boolean json;
+
   @Override
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
@@ -60,6 +66,19 @@ public final class SplitCommand implements Callable<Integer> {
     try (Storage storage = Locations.openDataset(loc, "split")) {
       Manifest m = DatasetVersions.randomSplit(storage, name, fraction, seed, rest);
       PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("uri", storage.uri());
+        o.put("version", m.version());
+        ObjectNode splits = o.putObject("splits");
+        splits.put(name, RowSets.decode(m.splits().get(name)).getLongCardinality());
+        if (rest != null) {
+          splits.put(rest, RowSets.decode(m.splits().get(rest)).getLongCardinality());
+        }
+        out.println(o.toString());
+        out.flush();
+        return 0;
+      }
       out.println("published version " + m.version() + " of " + storage.uri());
       TextTable table = new TextTable("split", ">rows");
       table.add(name, RowSets.decode(m.splits().get(name)).getLongCardinality());

@@ -79,6 +79,13 @@ public final class TakeCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Accepted for symmetry; the output is always JSON lines.")
   boolean json;
 
+  @Option(
+      names = "--with-row-id",
+      description =
+          "Begin each object with \"_row\": the row's number in the file, or its global row id"
+              + " in the dataset (also with --split and --random).")
+  boolean withRowId;
+
   @Option(names = "--stats", description = "Print the take's I/O counters on stderr as JSON.")
   boolean stats;
 
@@ -166,7 +173,8 @@ public final class TakeCommand implements Callable<Integer> {
           Arrays.copyOfRange(rows, from, Math.min(rows.length, from + MAX_ROWS_PER_TAKE));
       try (VectorSchemaRoot batch = taker.take(chunk)) {
         if (!quiet) {
-          lines.write(batch, dictionaries, 0, batch.getRowCount());
+          lines.write(
+              batch, dictionaries, 0, batch.getRowCount(), withRowId ? i -> chunk[i] : null);
           if (lines.flushAndCheckClosed()) {
             break;
           }

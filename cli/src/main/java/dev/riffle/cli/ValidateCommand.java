@@ -1,5 +1,7 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetValidator;
 import dev.riffle.dataset.Manifest;
@@ -43,6 +45,13 @@ public final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--deep", description = "Also read every page and verify its checksum.")
   boolean deep;
 
+  @Option(
+      names = "--json",
+      description =
+          "Print one JSON object instead (ok, version, filesChecked, bytesChecked, problems, notes,"
+              + " orphans); the exit code is the same.")
+  boolean json;
+
   @Override
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
@@ -56,7 +65,22 @@ public final class ValidateCommand implements Callable<Integer> {
       report = DatasetValidator.validate(storage, version, deep, allocator, progress::update);
       progress.done();
     }
-    if (report.ok()) {
+    if (json) {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("uri", loc.uri());
+      o.put("version", report.version());
+      o.put("ok", report.ok());
+      o.put("deep", deep);
+      o.put("filesChecked", report.filesChecked());
+      o.put("bytesChecked", report.bytesChecked());
+      ArrayNode problems = o.putArray("problems");
+      report.problems().forEach(p -> problems.add(ErrorHandler.oneLine(p)));
+      ArrayNode notes = o.putArray("notes");
+      report.notes().forEach(n -> notes.add(ErrorHandler.oneLine(n)));
+      ArrayNode orphans = o.putArray("orphans");
+      report.orphans().forEach(orphans::add);
+      out.println(o.toString());
+    } else if (report.ok()) {
       out.println(
           "OK: version "
               + report.version()
@@ -79,8 +103,10 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     // Damage elsewhere in the dataset (another version's manifest): worth knowing, but this
     // version is judged on its own.
-    report.notes().forEach(n -> out.println("note: " + ErrorHandler.oneLine(n)));
-    if (!report.orphans().isEmpty()) {
+    if (!json) {
+      report.notes().forEach(n -> out.println("note: " + ErrorHandler.oneLine(n)));
+    }
+    if (!json && !report.orphans().isEmpty()) {
       out.println(
           "note: "
               + count(report.orphans().size(), "data file")

@@ -333,6 +333,17 @@ class DatasetCommandsTest {
     fails(2, "generate", "scalars", file, "--rows", "1", "--seed", "1", "--files", "2");
     generate(file, "scalars", "10", "1");
     assertThat(fails(2, "info", file).err()).contains("single Riffle file", "inspect");
+    // #18 item 12: a file in another format is named as such, with the command that reads it.
+    Path pq = dir.resolve("other.parquet");
+    java.nio.file.Files.write(
+        pq, "PAR1 and more".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    assertThat(fails(2, "info", pq.toString()).err())
+        .contains("is a Parquet file ('riffle convert parquet' makes a dataset of it)")
+        .doesNotContain("Riffle file,");
+    Path text = dir.resolve("notes.txt");
+    java.nio.file.Files.writeString(text, "hello");
+    assertThat(fails(2, "ls", text.toString()).err())
+        .contains("is a file that is not in the Riffle format, not a dataset");
     fails(2, "validate", file);
     fails(2, "take", file + "@1", "--rows", "1");
     fails(2, "take", file, "--rows", "1", "--split", "train");

@@ -128,6 +128,49 @@ class GenerateCommandTest {
   }
 
   @Test
+  void weightAddsAColumnOfWeightsAndLeavesTheOthersAsTheyWere() throws Exception {
+    Path plain = dir.resolve("plain.riffle");
+    Path weighted = dir.resolve("weighted/");
+    Cli.ok("generate", "sparse", plain.toString(), "--rows", "300", "--seed", "4");
+    Cli.ok(
+        "generate", "sparse", weighted.toString(), "--rows", "300", "--seed", "4", "--weight", "w");
+    List<String> base = Cli.ok("scan", plain.toString()).outLines();
+    List<String> rows = Cli.ok("scan", weighted.toString()).outLines();
+    assertThat(rows).hasSize(300);
+    float min = Float.MAX_VALUE;
+    float max = 0;
+    for (int i = 0; i < rows.size(); i++) {
+      com.fasterxml.jackson.databind.node.ObjectNode o =
+          (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(rows.get(i));
+      float w = o.remove("w").floatValue();
+      assertThat(w).isEqualTo(dev.riffle.datagen.WeightedData.weight(i));
+      min = Math.min(min, w);
+      max = Math.max(max, w);
+      assertThat(o).isEqualTo(Json.MAPPER.readTree(base.get(i)));
+    }
+    // Log-uniform in [0.1, 10): 300 draws spread over most of it.
+    assertThat(min).isBetween(0.1f, 0.2f);
+    assertThat(max).isBetween(5f, 10f);
+    assertThat(
+            Cli.ok("load", weighted.toString(), "--sampler", "weighted", "--weight", "w", "--json")
+                .out())
+        .contains("\"sampler\"");
+    Cli.Result clash =
+        Cli.run(
+            "generate",
+            "sparse",
+            dir.resolve("x/").toString(),
+            "--rows",
+            "1",
+            "--seed",
+            "1",
+            "--weight",
+            "plate");
+    assertThat(clash.exitCode()).isEqualTo(2);
+    assertThat(clash.err()).contains("sparse: the kind already has a column 'plate'");
+  }
+
+  @Test
   void lance8ColumnsSelectsColumns() throws Exception {
     Path file = dir.resolve("lance8.riffle");
     Cli.ok(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.loader.pipeline.LoaderOptions;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -99,11 +100,59 @@ class LoadCommandTest {
     }
   }
 
+  /** #18 item 7: a model value that does not exist is null, as coverageExact is, not "NaN". */
+  @Test
+  void noModelIsNullInJson() throws Exception {
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok("load", ds, "--sampler", "random", "--batch", "64", "--json").out());
+    assertThat(j.get("pi2Model").isNull()).isTrue();
+    assertThat(j.get("meffOverMModel").isNull()).isTrue();
+    assertThat(j.get("pi2").isNumber()).isTrue();
+  }
+
+  /**
+   * #18 items 6, 10: named placeholders, the defaults (shared with LoaderOptions.of), an example.
+   */
+  @Test
+  void helpShowsDefaultsPlaceholdersAndAnExample() {
+    String help = Cli.ok("load", "--help").out().replaceAll("\\s+", " ");
+    assertThat(help)
+        .doesNotContain("=<")
+        .contains("--batch=G", "--memory-mb=MIB", "--min-meff=TARGET")
+        .contains("Global batch rows G (default: 64)")
+        .contains("I/O threads (default: " + LoaderOptions.DEFAULT_THREADS + ")")
+        .contains("Fetches read ahead (default: " + LoaderOptions.DEFAULT_FETCHES_IN_FLIGHT + ")")
+        .contains(
+            "MiB; it must hold one fetch (default: " + LoaderOptions.DEFAULT_PREFETCH_MIB + ")")
+        .contains("Example: riffle load cells --sampler block");
+  }
+
   @Test
   void contractThatTheBudgetCannotHoldFailsFast() {
     Cli.Result r = Cli.run("load", ds, "--min-meff", "0.99", "--block", "64", "--memory-mb", "1");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("m_eff/m ≥ 0.99").contains("memory budget of 1048576 bytes");
+    // In the flags' terms (#18 item 2): the target, the block length the jitter allows, human
+    // sizes, and the --memory-mb that would hold it.
+    assertThat(r.err())
+        .startsWith("riffle: --min-meff 0.99 needs fetch factor f = ")
+        .contains("blocks of up to 80 rows (--block 64 with --jitter 0.25) and --batch 64: ")
+        .contains(" per rank at about ")
+        .containsPattern("over --memory-mb 1; give --memory-mb [0-9]+ or more, lower --block");
+    String more = r.err().replaceAll("(?s).*give --memory-mb ([0-9]+) or more.*", "$1").strip();
+    Cli.Result enough =
+        Cli.run(
+            "load",
+            ds,
+            "--min-meff",
+            "0.99",
+            "--block",
+            "64",
+            "--memory-mb",
+            more,
+            "--epochs",
+            "1");
+    assertThat(enough.err()).doesNotContain("--memory-mb");
   }
 
   /** Issue #15 item 9: a budget that cannot hold one fetch is refused, naming the smallest. */

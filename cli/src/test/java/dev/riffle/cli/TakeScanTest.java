@@ -62,8 +62,10 @@ class TakeScanTest {
       if (id.isNull()) {
         sawNull = true;
       } else {
-        BigInteger v = id.bigIntegerValue();
+        // A number up to 2^53 (what a double holds exactly), a decimal string beyond (#18 item 7).
+        BigInteger v = id.isTextual() ? new BigInteger(id.asText()) : id.bigIntegerValue();
         assertThat(v.signum()).isNotNegative();
+        assertThat(id.isTextual()).isEqualTo(v.compareTo(BigInteger.ONE.shiftLeft(53)) > 0);
         sawHigh |= v.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0;
       }
     }

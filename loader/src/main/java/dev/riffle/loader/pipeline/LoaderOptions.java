@@ -53,10 +53,36 @@ public record LoaderOptions(
     fields = fields == null ? null : List.copyOf(fields);
   }
 
-  /** One rank, one epoch, padding, all columns, 2 threads, 2 fetches ahead, 256 MiB. */
+  /** I/O threads of {@link #of}, and of {@code riffle load} without {@code --threads}. */
+  public static final int DEFAULT_THREADS = 8;
+
+  /** Fetches read ahead by {@link #of}, and by {@code riffle load} without {@code --in-flight}. */
+  public static final int DEFAULT_FETCHES_IN_FLIGHT = 2;
+
+  /** The prefetch budget of {@link #of} in MiB, as {@code riffle load --memory-mb} gives it. */
+  public static final int DEFAULT_PREFETCH_MIB = 1024;
+
+  /**
+   * One rank, one epoch, padding, all columns, and the defaults {@code riffle load} has too (so
+   * that a run from Java measures what the command measured): {@value #DEFAULT_THREADS} I/O
+   * threads, {@value #DEFAULT_FETCHES_IN_FLIGHT} fetches ahead, a budget of {@value
+   * #DEFAULT_PREFETCH_MIB} MiB (a bound the loader holds fetched rows under, not memory it takes up
+   * front).
+   */
   public static LoaderOptions of(Sampler sampler, int globalBatchRows, long seed) {
     return new LoaderOptions(
-        sampler, globalBatchRows, seed, 1, 0, 1, Tail.PAD, null, null, 2, 2, 256L << 20);
+        sampler,
+        globalBatchRows,
+        seed,
+        1,
+        0,
+        1,
+        Tail.PAD,
+        null,
+        null,
+        DEFAULT_THREADS,
+        DEFAULT_FETCHES_IN_FLIGHT,
+        (long) DEFAULT_PREFETCH_MIB << 20);
   }
 
   public LoaderOptions withEpochs(long e) {
