@@ -76,6 +76,12 @@ class OptionsTest {
     assertThat(read().option("BATCHROWS", 7).load(ds.toString()).count()).isEqualTo(15);
     assertThatThrownBy(() -> read().option("batchrows", 0).load(ds.toString()))
         .hasMessage("riffle option batchRows must be at least 1, not 0");
+    // A filter on a column the dataset lacks is Spark's own analysis error, naming the column and
+    // the dataset's columns.
+    assertThatThrownBy(() -> read().load(ds.toString()).where("plate = 3"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("`plate` cannot be resolved")
+        .hasMessageContaining("`id`");
     assertThatThrownBy(() -> read().load(ds.toString(), ds.toString()))
         .isInstanceOf(AnalysisException.class)
         .hasMessageContaining("riffle reads one dataset location, not several");
