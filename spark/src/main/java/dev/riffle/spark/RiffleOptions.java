@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 
 /**
  * The options of {@code spark.read/df.write .format("riffle")}, parsed once on the driver. Keys are
@@ -134,13 +135,28 @@ record RiffleOptions(
     return o.get("path");
   }
 
+  /** The reserved properties of a catalog table, which reach the source with its options. */
+  private static final java.util.Set<String> CATALOG_KEYS =
+      java.util.Set.of(
+          TableCatalog.PROP_LOCATION,
+          TableCatalog.PROP_PROVIDER,
+          TableCatalog.PROP_OWNER,
+          TableCatalog.PROP_COMMENT,
+          TableCatalog.PROP_EXTERNAL,
+          TableCatalog.PROP_IS_MANAGED_LOCATION,
+          "collation");
+
   /** Refuses a key that is not an option of this side, naming the nearest valid one. */
   private static void checkKeys(Map<String, String> o, boolean write) {
     List<String> valid = write ? WRITE_KEYS : READ_KEYS;
     List<String> other = write ? READ_KEYS : WRITE_KEYS;
     for (String key : new java.util.TreeSet<>(o.keySet())) {
-      if (key.startsWith("__") || key.equals("paths") || find(valid, key) != null) {
-        // Internal keys: the commit mode, and Spark's own (written with two underscores).
+      if (key.startsWith("__")
+          || key.equals("paths")
+          || CATALOG_KEYS.contains(key)
+          || find(valid, key) != null) {
+        // Internal keys (the commit mode, Spark's own with two underscores), and what a catalog
+        // table passes along with its options.
         continue;
       }
       String misplaced = find(other, key);

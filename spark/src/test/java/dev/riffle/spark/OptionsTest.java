@@ -136,4 +136,25 @@ class OptionsTest {
         .isInstanceOf(AnalysisException.class)
         .hasMessageContaining("timestampAsOf and version (or versionAsOf) both name a version");
   }
+
+  @Test
+  void catalogTablesTakeTheSameOptions() {
+    spark.sql("CREATE TABLE opts_cells USING riffle LOCATION '" + ds + "'");
+    try {
+      assertThat(spark.sql("SELECT count(*) FROM opts_cells").first().getLong(0)).isEqualTo(15);
+      // (versionAsOf in WITH is Spark's own time travel, which needs a catalog: #20 item 8.)
+      assertThat(
+              spark
+                  .sql("SELECT count(*) FROM opts_cells WITH ('version' = '1')")
+                  .first()
+                  .getLong(0))
+          .isEqualTo(10);
+      assertThatThrownBy(
+              () -> spark.sql("SELECT count(*) FROM opts_cells WITH ('verison' = '1')").collect())
+          .isInstanceOf(AnalysisException.class)
+          .hasMessageContaining("unknown riffle option 'verison'; did you mean 'version'?");
+    } finally {
+      spark.sql("DROP TABLE opts_cells");
+    }
+  }
 }
