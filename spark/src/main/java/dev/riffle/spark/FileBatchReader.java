@@ -7,6 +7,7 @@ import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.ReadStats;
+import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.spark.vector.ColumnVectors;
 import java.io.IOException;
@@ -19,16 +20,20 @@ import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.roaringbitmap.longlong.LongIterator;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
  * Reads one partition as Arrow-backed columnar batches: its row range of one file is scanned (whole
- * pages, checksummed, read ahead, as a scan of the file), and rows the partition leaves out
- * (deleted, or outside a split) are not decoded. A count-only read reads no column. Each batch
- * stays valid until the next call to {@link #next()}, when its memory is freed.
+ * pages, checksummed, read ahead, as a scan of the file), less the pages whose statistics exclude
+ * the pushed filter; rows the partition leaves out (deleted, outside a split, or not among the
+ * {@code _row_id}s asked for) are not decoded, and a few rows far apart are taken instead. A
+ * count-only read reads no column. Each batch stays valid until the next call to {@link #next()},
+ * when its memory is freed.
  */
 final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private final RiffleReaderFactory factory;
@@ -37,10 +42,18 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private Storage storage;
   private FileReader reader;
   private ScanCursor cursor;
-  private LongIterator subset;
 
-  /** The next file row to count, for count-only reads. */
-  private long nextRow;
+  /** The ids of the rows returned, in order (also what a count-only read counts). */
+  private RowIds.Cursor ids;
+
+  /** A take's rows, returned as the one batch, or null. */
+  private VectorSchemaRoot taken;
+
+  private long[] idBuffer;
+  private OnHeapColumnVector rowIds;
+
+  /** Rows of the partition's range that page statistics excluded, unread. */
+  private long rowsSkipped;
 
   private VectorSchemaRoot root;
   private ColumnarBatch batch;
@@ -52,7 +65,6 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   FileBatchReader(RiffleReaderFactory factory, FilePartition partition) {
     this.factory = factory;
     this.partition = partition;
-    this.nextRow = partition.start();
   }
 
   private void open() throws IOException {
@@ -104,14 +116,8 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
       throw new CorruptFileException(name, 0, "schema differs from the manifest's");
     }
     Roaring64Bitmap rows = partition.rows() == null ? null : RowSets.decode(partition.rows());
-    if (factory.fields().isEmpty()) {
-      if (rows != null) {
-        subset = rows.getLongIterator();
-      }
-      return;
-    }
-    // Whole pages, checksummed and read ahead, as a scan of the file; a partition that leaves rows
-    // out scans from its first to its last row and decodes only its own.
+    // The rows to read: the partition's range, from the first to the last of its rows if it leaves
+    // some out, less the pages the filter's statistics exclude.
     long start = partition.start();
     long end = partition.end();
     if (rows != null && !rows.isEmpty()) {
@@ -120,11 +126,44 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     } else if (rows != null) {
       end = start;
     }
-    cursor = reader.scan(factory.fields(), factory.batchRows(), start, end);
+    RowRanges ranges = RowRanges.of(start, end);
+    if (factory.filter() != null && !ranges.isEmpty()) {
+      RowRanges kept = ranges.intersect(reader.candidateRows(factory.filter().toPageFilter()));
+      rowsSkipped = ranges.rowCount() - kept.rowCount();
+      ranges = kept;
+    }
+    ids = new RowIds.Cursor(partition.firstRow(), ranges, rows);
+    if (factory.fields().isEmpty() || ranges.isEmpty()) {
+      // Only the row count or the row ids are needed (count(*), _row_id): no column is read.
+      return;
+    }
+    long selected = rows == null ? ranges.rowCount() : rows.getLongCardinality();
+    long span = partition.end() - partition.start();
+    if (rows != null && selected <= factory.batchRows() && selected * SPARSE < span) {
+      // A few rows far apart (a lookup by _row_id): takes read a sector or a record each, where a
+      // scan would read whole pages.
+      long[] fileRows = new long[(int) selected];
+      int n = new RowIds.Cursor(partition.firstRow(), ranges, rows).next(fileRows.length, fileRows);
+      fileRows = java.util.Arrays.copyOf(fileRows, n);
+      for (int i = 0; i < n; i++) {
+        fileRows[i] -= partition.firstRow();
+      }
+      taken = n == 0 ? null : reader.take(fileRows, factory.fields());
+      return;
+    }
+    // Whole pages, checksummed and read ahead, as a scan of the file; rows the partition leaves out
+    // are not decoded.
+    cursor = reader.scan(factory.fields(), factory.batchRows(), ranges);
     if (rows != null) {
       cursor.select(RowSets.selection(rows, partition.firstRow()));
     }
   }
+
+  /**
+   * A take serves a partition whose rows are fewer than one in this many of its range (even a
+   * single row: a scan would read a whole page of each column for it, a take a sector or so).
+   */
+  private static final int SPARSE = 64;
 
   @Override
   public boolean next() throws IOException {
@@ -134,31 +173,61 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     release();
     int n;
     if (factory.fields().isEmpty()) {
-      // Only the row count is needed (count(*)): no column is read.
-      n = (int) Math.min(factory.batchRows(), remaining());
-      advance(n);
+      n = ids.next(factory.batchRows(), idBuffer());
       if (n == 0) {
         return false;
       }
-      batch = new ColumnarBatch(new ColumnVector[0], n);
-      return true;
+    } else {
+      if (taken != null) {
+        // The one batch of a take; nothing follows it (cursor is null).
+        root = taken;
+        taken = null;
+      } else {
+        root = cursor == null ? null : cursor.next();
+      }
+      if (root == null) {
+        return false;
+      }
+      n = root.getRowCount();
+      if (factory.rowIdIndex() >= 0) {
+        ids.next(n, idBuffer());
+      }
     }
-    root = cursor.next();
-    if (root == null) {
-      return false;
-    }
-    ColumnVector[] columns = new ColumnVector[factory.fields().size()];
+    StructField[] out = factory.readSchema().fields();
+    ColumnVector[] columns = new ColumnVector[out.length];
     for (int i = 0; i < columns.length; i++) {
-      FieldVector v = root.getVector(factory.fields().get(i));
+      if (i == factory.rowIdIndex()) {
+        rowIds.reset();
+        rowIds.putLongs(0, n, idBuffer, 0);
+        columns[i] = rowIds;
+        continue;
+      }
+      FieldVector v = root.getVector(out[i].name());
       FieldVector dictionary = null;
       if (v.getField().getDictionary() != null) {
         Dictionary d = reader.dictionaries().lookup(v.getField().getDictionary().getId());
         dictionary = d != null ? d.getVector() : emptyDictionary(v.getName());
       }
-      columns[i] = ColumnVectors.of(v, dictionary, factory.readSchema().fields()[i].dataType());
+      columns[i] = ColumnVectors.of(v, dictionary, out[i].dataType());
     }
-    batch = new ColumnarBatch(columns, root.getRowCount());
+    batch = new ColumnarBatch(columns, n);
     return true;
+  }
+
+  /** Room for a batch of ids (null when the output has no _row_id and only counts are needed). */
+  private long[] idBuffer() {
+    if (factory.rowIdIndex() < 0) {
+      return null;
+    }
+    int size = Math.max(factory.batchRows(), root == null ? 0 : root.getRowCount());
+    if (idBuffer == null || idBuffer.length < size) {
+      idBuffer = new long[size];
+      if (rowIds != null) {
+        rowIds.close();
+      }
+      rowIds = new OnHeapColumnVector(size, DataTypes.LongType);
+    }
+    return idBuffer;
   }
 
   /**
@@ -176,28 +245,9 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     return values;
   }
 
-  /** Rows of the partition not yet returned, for count-only reads. */
-  private long remaining() {
-    if (subset == null) {
-      return partition.end() - nextRow;
-    }
-    long n = 0;
-    while (subset.hasNext() && n < factory.batchRows()) {
-      subset.next();
-      n++;
-    }
-    return n;
-  }
-
-  private void advance(int n) {
-    if (subset == null) {
-      nextRow += n;
-    }
-  }
-
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    return ReadMetrics.of(stats);
+    return ReadMetrics.of(stats, rowsSkipped);
   }
 
   @Override
@@ -220,6 +270,13 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   @Override
   public void close() throws IOException {
     release();
+    if (taken != null) {
+      taken.close();
+      taken = null;
+    }
+    if (rowIds != null) {
+      rowIds.close();
+    }
     try {
       if (cursor != null) {
         cursor.close();

@@ -16,14 +16,21 @@ public final class ReadMetrics {
 
   static final String BYTES_READ = "riffleBytesRead";
   static final String READS = "riffleReads";
+  static final String SECTORS = "riffleSectors";
+  static final String ROWS_SKIPPED = "riffleRowsSkipped";
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new BytesRead(), new Reads()};
+    return new CustomMetric[] {new BytesRead(), new Reads(), new Sectors(), new RowsSkipped()};
   }
 
   /** The task's values so far. */
-  static CustomTaskMetric[] of(ReadStats stats) {
-    return new CustomTaskMetric[] {task(BYTES_READ, stats.bytesRead()), task(READS, stats.reads())};
+  static CustomTaskMetric[] of(ReadStats stats, long rowsSkipped) {
+    return new CustomTaskMetric[] {
+      task(BYTES_READ, stats.bytesRead()),
+      task(READS, stats.reads()),
+      task(SECTORS, stats.sectors()),
+      task(ROWS_SKIPPED, rowsSkipped)
+    };
   }
 
   private static CustomTaskMetric task(String name, long value) {
@@ -63,6 +70,32 @@ public final class ReadMetrics {
     @Override
     public String description() {
       return "riffle page reads";
+    }
+  }
+
+  /** Distinct 4 KiB sectors the page reads covered (what a take of a few rows costs). */
+  public static final class Sectors extends CustomSumMetric {
+    @Override
+    public String name() {
+      return SECTORS;
+    }
+
+    @Override
+    public String description() {
+      return "riffle sectors read";
+    }
+  }
+
+  /** Rows of the partitions that page statistics excluded for the pushed filters, never read. */
+  public static final class RowsSkipped extends CustomSumMetric {
+    @Override
+    public String name() {
+      return ROWS_SKIPPED;
+    }
+
+    @Override
+    public String description() {
+      return "riffle rows skipped by page statistics";
     }
   }
 }

@@ -88,7 +88,7 @@ public final class RiffleDataSource
       org.apache.spark.sql.Dataset<Row> data) {
     Map<String, String> options =
         new HashMap<>(scala.jdk.javaapi.CollectionConverters.asJava(parameters));
-    RiffleOptions o = RiffleOptions.parse(options);
+    RiffleOptions o = RiffleOptions.parseWrite(options);
     // Fails before any task runs if a column has no Riffle type.
     SparkTypes.toArrow(data.schema());
     List<Long> versions;

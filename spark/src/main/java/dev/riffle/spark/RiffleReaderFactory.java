@@ -13,26 +13,57 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  *
  * @param storage opens the dataset
  * @param arrowSchemaJson the version's Arrow schema, which every file must have
- * @param fields the top-level fields to read, in output order
- * @param readSchema their Spark types
+ * @param fields the top-level fields of the dataset to read
+ * @param readSchema the Spark types of the output columns: the fields, and {@code _row_id} if asked
  * @param batchRows rows per batch
+ * @param filter what page statistics may exclude, or null
+ * @param count the row count to return as the only row, or -1 ({@code count(*)} answered from the
+ *     manifest: no file is opened)
  */
 record RiffleReaderFactory(
     TaskStorage storage,
     String arrowSchemaJson,
     List<String> fields,
     StructType readSchema,
-    int batchRows)
+    int batchRows,
+    PushedFilter filter,
+    long count)
     implements PartitionReaderFactory {
+
+  /** The position of {@code _row_id} in the output, or -1. */
+  int rowIdIndex() {
+    return java.util.Arrays.asList(readSchema.fieldNames()).indexOf(RowIds.COLUMN);
+  }
 
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
-    return true;
+    return count < 0;
   }
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    throw new UnsupportedOperationException("riffle reads columnar batches only");
+    if (count < 0) {
+      throw new UnsupportedOperationException("riffle reads columnar batches only");
+    }
+    return new PartitionReader<>() {
+      private boolean done;
+
+      @Override
+      public boolean next() {
+        boolean first = !done;
+        done = true;
+        return first;
+      }
+
+      @Override
+      public InternalRow get() {
+        return new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
+            new Object[] {count});
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Override

@@ -5,12 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -20,7 +25,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * RiffleDataSource#createRelation} starts (which carries the commit mode), so that every save mode
  * goes through that entry point.
  */
-final class RiffleTable implements SupportsRead, SupportsWrite {
+final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
+  /** The {@code _row_id} metadata column as the scan returns it. */
+  static final StructField ROW_ID_FIELD =
+      new StructField(RowIds.COLUMN, DataTypes.LongType, false, Metadata.empty());
+
   private final StructType schema;
   private final Map<String, String> properties;
   private final DatasetSnapshot pinned;
@@ -45,6 +54,40 @@ final class RiffleTable implements SupportsRead, SupportsWrite {
   @SuppressWarnings("deprecation")
   public StructType schema() {
     return schema;
+  }
+
+  /**
+   * {@code _row_id}, the row's global id in the version (what takes, splits and deletions use),
+   * unless the dataset has a column of that name.
+   */
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    if (java.util.Arrays.asList(schema.fieldNames()).contains(RowIds.COLUMN)) {
+      return new MetadataColumn[0];
+    }
+    return new MetadataColumn[] {
+      new MetadataColumn() {
+        @Override
+        public String name() {
+          return RowIds.COLUMN;
+        }
+
+        @Override
+        public DataType dataType() {
+          return DataTypes.LongType;
+        }
+
+        @Override
+        public boolean isNullable() {
+          return false;
+        }
+
+        @Override
+        public String comment() {
+          return "the row's global id in the dataset version (filters on it become takes)";
+        }
+      }
+    };
   }
 
   @Override

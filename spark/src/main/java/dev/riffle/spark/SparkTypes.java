@@ -4,6 +4,7 @@ import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.UnsupportedTypeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -83,15 +84,25 @@ public final class SparkTypes {
     for (int f = 0; f < fields.size(); f++) {
       Field field = fields.get(f);
       Field values = schema.isDictionary(f) ? schema.dictionaryValues(f) : field;
+      String json = field.getMetadata() == null ? null : field.getMetadata().get(METADATA);
       out.add(
           new StructField(
               field.getName(),
               toSpark(values, field.getName()),
               field.isNullable(),
-              org.apache.spark.sql.types.Metadata.empty()));
+              json == null
+                  ? org.apache.spark.sql.types.Metadata.empty()
+                  : org.apache.spark.sql.types.Metadata.fromJson(json)));
     }
     return new StructType(out.toArray(new StructField[0]));
   }
+
+  /**
+   * The key of a top-level Arrow field's metadata that holds the Spark column's metadata (JSON), as
+   * ML stages leave it ({@code ml_attr} of {@code StringIndexer}, which {@code IndexToString} reads
+   * back): kept in the dataset's schema and returned on read.
+   */
+  static final String METADATA = "spark.metadata";
 
   /** The Spark type of a (non-dictionary) Arrow field. */
   static DataType toSpark(Field field, String path) {
@@ -184,7 +195,17 @@ public final class SparkTypes {
   public static Schema toArrow(StructType schema) {
     List<Field> fields = new ArrayList<>();
     for (StructField f : schema.fields()) {
-      fields.add(toArrow(f.name(), f.dataType(), f.nullable(), f.name()));
+      Field a = toArrow(f.name(), f.dataType(), f.nullable(), f.name());
+      String json = f.metadata().json();
+      if (!json.equals("{}")) {
+        a =
+            new Field(
+                a.getName(),
+                new FieldType(
+                    a.isNullable(), a.getType(), a.getDictionary(), Map.of(METADATA, json)),
+                a.getChildren());
+      }
+      fields.add(a);
     }
     return new Schema(fields);
   }

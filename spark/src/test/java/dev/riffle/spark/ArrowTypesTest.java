@@ -273,6 +273,28 @@ class ArrowTypesTest {
     assertThat(df.filter("cat = 'blue'").select("id").collectAsList())
         .extracting(x -> x.getLong(0))
         .containsExactly(2L);
+    // Filters pushed down as page filters on these types (categorical codes, unsigned ints, other
+    // time units, large strings), or left to Spark where the connector converts the values
+    // (nanoseconds, date64, half floats), give Spark's answer.
+    Map<String, List<Long>> filters = new java.util.LinkedHashMap<>();
+    filters.put("cat in ('red', 'green')", List.of(0L));
+    filters.put("cat is null", List.of(1L));
+    filters.put("u64 > 5", List.of(0L));
+    filters.put("u8 >= 255", List.of(0L));
+    filters.put("u32 < 4", List.of(2L));
+    filters.put("ts_ms < timestamp'1970-01-01 00:00:00'", List.of(2L));
+    filters.put("ts_ms = timestamp'2009-02-13 23:31:30.123'", List.of(0L));
+    filters.put("ts_ms > timestamp'1969-12-31 23:59:58.4999'", List.of(0L, 2L));
+    filters.put("ts_ns < timestamp_ntz'1970-01-01 00:00:00'", List.of(2L));
+    filters.put("dms = date'1969-12-29'", List.of(2L));
+    filters.put("half > 0", List.of(0L));
+    filters.put("big >= 'large'", List.of(0L));
+    for (Map.Entry<String, List<Long>> f : filters.entrySet()) {
+      assertThat(df.filter(f.getKey()).select("id").collectAsList())
+          .as(f.getKey())
+          .extracting(x -> x.getLong(0))
+          .containsExactlyInAnyOrderElementsOf(f.getValue());
+    }
 
     // Spark has no categorical to append from.
     assertThatThrownBy(() -> df.write().format("riffle").mode("append").save(ds.toString()))

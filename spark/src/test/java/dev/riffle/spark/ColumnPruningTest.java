@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Column pruning reaches the file reader: a query that selects a few columns reads their pages and
  * not one byte of the others', as the scan's page-bytes metric (the tasks' {@link ReadStats})
- * shows, whether a partition is a whole file (scan) or a row range (takes).
+ * shows, whether a partition is a whole file or a row range (a range scan).
  */
 class ColumnPruningTest {
   static final int ROWS = 2000;
