@@ -80,7 +80,8 @@ class GenerateH5adTest {
             "2");
     assertThat(r.exitCode()).isEqualTo(ErrorHandler.USAGE);
     assertThat(r.errLines()).hasSize(1);
-    assertThat(r.err()).contains("--files, --append and --page-bytes apply to Riffle output");
+    assertThat(r.err())
+        .contains("--files, --append, --page-bytes and --weight apply to Riffle output");
     r = Cli.run("generate", "cells", "s3a://bucket/c.h5ad", "--rows", "1", "--seed", "1");
     assertThat(r.errLines())
         .containsExactly(
