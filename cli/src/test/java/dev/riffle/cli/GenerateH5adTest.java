@@ -38,7 +38,7 @@ class GenerateH5adTest {
     String[] options = {"--rows", "300", "--seed", "7", "--genes", "500"};
     Cli.Result r = Cli.ok(concat(new String[] {"generate", "cells", h5ad.toString()}, options));
     assertThat(r.outLines())
-        .containsExactly("wrote 300 rows, " + Files.size(h5ad) + " bytes to " + h5ad);
+        .containsExactly("wrote 300 rows (" + Sizes.bytes(Files.size(h5ad)) + ") to " + h5ad);
     Cli.ok(concat(new String[] {"generate", "cells", riffle.toString()}, options));
     // Only the output is left: the arrays for Python went in a temporary folder.
     try (var files = Files.list(dir)) {
