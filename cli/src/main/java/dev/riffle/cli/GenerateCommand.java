@@ -278,7 +278,9 @@ public final class GenerateCommand implements Callable<Integer> {
     if (json) {
       spec.commandLine().getOut().println(summary(out, bytes).toString());
     } else {
-      spec.commandLine().getOut().println("wrote " + rows + " rows, " + bytes + " bytes to " + out);
+      spec.commandLine()
+          .getOut()
+          .println("wrote " + Sizes.count(rows, "row") + " (" + Sizes.bytes(bytes) + ") to " + out);
     }
   }
 
@@ -449,18 +451,18 @@ public final class GenerateCommand implements Callable<Integer> {
           .getOut()
           .println(
               "wrote "
-                  + rows
-                  + " rows in "
-                  + ValidateCommand.count(r.newFiles().size(), "file")
-                  + ", "
-                  + r.newBytes()
-                  + " bytes to "
+                  + Sizes.count(rows, "row")
+                  + " in "
+                  + Sizes.count(r.newFiles().size(), "file")
+                  + " ("
+                  + Sizes.bytes(r.newBytes())
+                  + ") to "
                   + storage.uri()
                   + ": version "
                   + r.manifest().version()
                   + ", "
-                  + r.manifest().totalRows()
-                  + " rows in all");
+                  + Sizes.count(r.manifest().totalRows(), "row")
+                  + " in all");
     }
   }
 

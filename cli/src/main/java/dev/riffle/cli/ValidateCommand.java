@@ -85,10 +85,10 @@ public final class ValidateCommand implements Callable<Integer> {
           "OK: version "
               + report.version()
               + ", "
-              + report.filesChecked()
-              + (report.filesChecked() == 1 ? " file, " : " files, ")
-              + report.bytesChecked()
-              + " bytes verified"
+              + Sizes.count(report.filesChecked(), "file")
+              + ", "
+              + Sizes.bytes(report.bytesChecked())
+              + " verified"
               + (deep ? ", every page checked" : ""));
     } else {
       out.println(

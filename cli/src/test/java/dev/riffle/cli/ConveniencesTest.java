@@ -117,6 +117,9 @@ class ConveniencesTest {
             "fs.s3a.endpoint", "http://127.0.0.1:1",
             "fs.s3a.aws.credentials.provider",
                 "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
+            // Empty, whatever RIFFLE_S3_* the environment has.
+            "fs.s3a.access.key", "",
+            "fs.s3a.secret.key", "",
             "fs.s3a.retry.limit", "0",
             "fs.s3a.attempts.maximum", "1");
     Cli.Result r = Cli.run("ls", "s3a://riffle-test/nothing");

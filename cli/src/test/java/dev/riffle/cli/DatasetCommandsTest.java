@@ -27,7 +27,7 @@ class DatasetCommandsTest {
   void generate() {
     ds = dir.resolve("ds").toString();
     Cli.Result r = generate(ds, "sparse", ROWS, "1", "--files", "3");
-    assertThat(r.out()).startsWith("wrote 300 rows in 3 files, ").contains("version 1");
+    assertThat(r.out()).startsWith("wrote 300 rows in 3 files (").contains("version 1");
   }
 
   static Cli.Result generate(String out, String kind, String rows, String seed, String... more) {
@@ -217,10 +217,10 @@ class DatasetCommandsTest {
   void validatePassesThenNamesACorruptAndAMissingFile() throws Exception {
     long bytes = json("ls", ds, "--json").get("versions").get(0).get("bytes").asLong();
     assertThat(Cli.ok("validate", ds).outLines())
-        .containsExactly("OK: version 1, 3 files, " + bytes + " bytes verified");
+        .containsExactly("OK: version 1, 3 files, " + Sizes.bytes(bytes) + " verified");
     assertThat(Cli.ok("validate", ds + "@1", "--deep").outLines())
         .containsExactly(
-            "OK: version 1, 3 files, " + bytes + " bytes verified, every page checked");
+            "OK: version 1, 3 files, " + Sizes.bytes(bytes) + " verified, every page checked");
 
     List<JsonNode> files = files(ds);
     String corrupt = files.get(1).get("path").asText();
@@ -370,7 +370,7 @@ class DatasetCommandsTest {
     assertThat(Cli.ok("take", viaUri + "@1", "--rows", "0,150").out())
         .isEqualTo(Cli.ok("take", ds + "/", "--rows", "0,150").out());
     String fresh = dir.resolve("fresh").toString() + "/";
-    assertThat(generate(fresh, "scalars", "1000", "4").out()).contains("1000 rows in 1 file");
+    assertThat(generate(fresh, "scalars", "1000", "4").out()).contains("1,000 rows in 1 file");
     assertThat(json("ls", fresh, "--json").get("versions").get(0).get("rows").asLong())
         .isEqualTo(1000);
   }

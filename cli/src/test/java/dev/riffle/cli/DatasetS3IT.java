@@ -117,7 +117,7 @@ class DatasetS3IT {
             "2",
             "--page-bytes",
             "65536");
-    assertThat(r.out()).startsWith("wrote 200 rows in 2 files, ").contains(root, "version 1");
+    assertThat(r.out()).startsWith("wrote 200 rows in 2 files (").contains(root, "version 1");
 
     JsonNode ls = Json.MAPPER.readTree(Cli.ok("ls", root, "--json").out());
     assertThat(ls.get("versions")).hasSize(1);

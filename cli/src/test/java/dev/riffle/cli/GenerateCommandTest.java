@@ -41,7 +41,8 @@ class GenerateCommandTest {
     Cli.ok("generate", kind, c.toString(), "--rows", "" + rows, "--seed", "8");
 
     assertThat(r.outLines())
-        .containsExactly("wrote " + rows + " rows, " + Files.size(a) + " bytes to " + a);
+        .containsExactly(
+            "wrote " + Sizes.count(rows, "row") + " (" + Sizes.bytes(Files.size(a)) + ") to " + a);
     assertThat(Files.readAllBytes(b)).isEqualTo(Files.readAllBytes(a));
     assertThat(Files.readAllBytes(c)).isNotEqualTo(Files.readAllBytes(a));
     JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", a.toString(), "--json").out());

@@ -38,7 +38,7 @@ class GenerateH5adTest {
     String[] options = {"--rows", "300", "--seed", "7", "--genes", "500"};
     Cli.Result r = Cli.ok(concat(new String[] {"generate", "cells", h5ad.toString()}, options));
     assertThat(r.outLines())
-        .containsExactly("wrote 300 rows, " + Files.size(h5ad) + " bytes to " + h5ad);
+        .containsExactly("wrote 300 rows (" + Sizes.bytes(Files.size(h5ad)) + ") to " + h5ad);
     Cli.ok(concat(new String[] {"generate", "cells", riffle.toString()}, options));
     // Only the output is left: the arrays for Python went in a temporary folder.
     try (var files = Files.list(dir)) {
@@ -80,7 +80,8 @@ class GenerateH5adTest {
             "2");
     assertThat(r.exitCode()).isEqualTo(ErrorHandler.USAGE);
     assertThat(r.errLines()).hasSize(1);
-    assertThat(r.err()).contains("--files, --append and --page-bytes apply to Riffle output");
+    assertThat(r.err())
+        .contains("--files, --append, --page-bytes and --weight apply to Riffle output");
     r = Cli.run("generate", "cells", "s3a://bucket/c.h5ad", "--rows", "1", "--seed", "1");
     assertThat(r.errLines())
         .containsExactly(

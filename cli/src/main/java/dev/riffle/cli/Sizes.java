@@ -1,0 +1,26 @@
+package dev.riffle.cli;
+
+import java.util.Locale;
+
+/**
+ * How text output writes counts and sizes, the same in every command: counts with thousands
+ * separators (20,000), sizes in binary units (140.1 MiB). {@code --json} has the raw numbers.
+ */
+final class Sizes {
+  private Sizes() {}
+
+  /** A count with thousands separators: 20,000. */
+  static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** A count and its noun, plural unless 1: "1 file", "20,000 rows". */
+  static String count(long n, String noun) {
+    return count(n) + " " + noun + (n == 1 ? "" : "s");
+  }
+
+  /** A size in binary units: 812 B, 4.0 KiB, 140.1 MiB. */
+  static String bytes(long n) {
+    return InspectCommand.humanBytes(n);
+  }
+}
