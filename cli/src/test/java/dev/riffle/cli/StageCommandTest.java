@@ -52,6 +52,30 @@ class StageCommandTest {
   }
 
   @Test
+  void aCompleteViewNeedsNoManifestAndAnEvictedViewSaysHowToStageItAgain() throws Exception {
+    Path cache = dir.resolve("cache");
+    Path view =
+        Path.of(Cli.ok("stage", source + "@1", "--cache", cache.toString()).outLines().get(0));
+    Cli.Result again = Cli.ok("stage", source + "@1", "--cache", cache.toString());
+    assertThat(again.outLines().get(1))
+        .startsWith("already staged: version 1")
+        .endsWith("(complete in the cache; the store was not read)");
+    // A take of the view reads local disk: --stats says nothing was fetched.
+    Cli.Result stats = Cli.run("take", view.toString(), "--rows", "5", "--stats");
+    assertThat(stats.exitCode()).isZero();
+    assertThat(stats.out()).contains("15");
+    assertThat(stats.err()).contains("\"staged\":{\"gets\":0,\"bytesFetched\":0}");
+    // Evicted (an evictor deletes the marker first): not "no such file", but how to stage again.
+    Files.delete(view.resolve("COMPLETE"));
+    Cli.Result evicted = Cli.run("take", view.toString(), "--rows", "0");
+    assertThat(evicted.exitCode()).isNotZero();
+    assertThat(evicted.err())
+        .contains("is a staged view that is not complete: evicted from its cache")
+        .contains("stage it again with 'riffle stage ")
+        .contains("@1 --cache " + cache.toRealPath() + "'");
+  }
+
+  @Test
   void stagesThenReusesAndTheViewReadsAsADataset() throws Exception {
     Path cache = dir.resolve("cache");
     Cli.Result r =
