@@ -36,6 +36,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>All checks of the columns against the features happen in the constructor, once, with the
  * column's name in the message; a batch can then only fail on its values (a null, an index out of
  * range), and that message names the column and the global row.
+ *
+ * <p>Why this file is a little long: each feature kind's checks, copy and zero-copy case belong
+ * together, and the sparse one has three forms (dense, CSR, one row) over the same raw reads.
  */
 final class BatchConverter {
   private final List<Feature> features;

@@ -60,6 +60,9 @@ import picocli.CommandLine.Option;
  * {@code train} and a {@code test} split ({@code riffle split DIR --name train --fraction 0.8
  * --seed 1 --rest test}). {@code --checkpoint DIR} saves parameters and loader state ({@link
  * CheckpointListener}); {@code --resume} continues from the latest one.
+ *
+ * <p>Why this file is a little long: most of it is the command's options; the loop itself (train,
+ * evaluate, report) is kept in one place so that it reads as the example it is.
  */
 @Command(
     name = "train-cell-types",

@@ -263,6 +263,46 @@ class RiffleDatasetTest {
   }
 
   @Test
+  void easyTrainFitsOnIt() throws Exception {
+    // DJL's own loop: one getData() per epoch, for the training and the validation set.
+    LoaderOptions test =
+        new LoaderOptions(
+            new dev.riffle.loader.plan.Sequential(3, 4),
+            32,
+            11,
+            2,
+            0,
+            1,
+            Tail.PAD,
+            null,
+            null,
+            2,
+            2,
+            64L << 20);
+    try (RiffleDataset train = builder(dataset.split(CellsDatasets.TRAIN), options(2)).build();
+        RiffleDataset held =
+            builder(dataset.split(CellsDatasets.TEST), test).trimPadding(true).build();
+        ai.djl.Model model = ai.djl.Model.newInstance("fit")) {
+      model.setBlock(ai.djl.nn.core.Linear.builder().setUnits(12).build());
+      try (ai.djl.training.Trainer trainer =
+          model.newTrainer(
+              new ai.djl.training.DefaultTrainingConfig(
+                  ai.djl.training.loss.Loss.softmaxCrossEntropyLoss()))) {
+        trainer.initialize(new ai.djl.ndarray.types.Shape(32, GENES));
+        ai.djl.training.EasyTrain.fit(trainer, 2, train, held);
+      }
+      assertThat(train.finished()).isTrue();
+      assertThat(held.finished()).isTrue();
+      assertThat(train.epochStats())
+          .extracting(RiffleDataset.EpochStats::epoch)
+          .containsExactly(0L, 1L);
+      assertThat(held.epochStats())
+          .extracting(RiffleDataset.EpochStats::epoch)
+          .containsExactly(0L, 1L);
+    }
+  }
+
+  @Test
   void anOpenBatchFailsTheClose() throws IOException {
     // Its own allocator: the failed close leaves the dataset's child allocator registered in it.
     BufferAllocator own = new RootAllocator();
