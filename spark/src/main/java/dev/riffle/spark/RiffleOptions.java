@@ -31,6 +31,8 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
  * @param pageBytes page size of written files ({@code pageBytes})
  * @param zstdLevel zstd level of written files ({@code zstdLevel}; 0 turns compression off)
  * @param license the license recorded in a written version ({@code license})
+ * @param vectorFloat32 ML vectors are written as float32 ({@code vectorFloat32}, default false:
+ *     float64, Spark's own values)
  * @param commit the commit mode of a write, set by {@link RiffleDataSource} only
  */
 record RiffleOptions(
@@ -45,6 +47,7 @@ record RiffleOptions(
     int pageBytes,
     int zstdLevel,
     String license,
+    boolean vectorFloat32,
     DatasetCommit.Mode commit)
     implements Serializable {
 
@@ -71,6 +74,7 @@ record RiffleOptions(
           "pageBytes",
           "zstdLevel",
           "license",
+          "vectorFloat32",
           "batchRows");
 
   /**
@@ -121,6 +125,7 @@ record RiffleOptions(
         intNumber(o, "pageBytes", WriterOptions.DEFAULT_PAGE_BYTES, 4096),
         intNumber(o, "zstdLevel", WriterOptions.DEFAULT_ZSTD_LEVEL, 0),
         o.get("license"),
+        bool(o, "vectorFloat32"),
         commit == null ? null : DatasetCommit.Mode.valueOf(commit));
   }
 
@@ -249,6 +254,17 @@ record RiffleOptions(
       throw AnalysisErrors.of("riffle option " + key + " must be at least " + min + ", not " + v);
     }
     return n;
+  }
+
+  private static boolean bool(Map<String, String> o, String key) {
+    String v = o.get(key.toLowerCase(Locale.ROOT));
+    if (v == null) {
+      return false;
+    }
+    if (!v.trim().equalsIgnoreCase("true") && !v.trim().equalsIgnoreCase("false")) {
+      throw AnalysisErrors.of("riffle option " + key + " must be true or false, not '" + v + "'");
+    }
+    return v.trim().equalsIgnoreCase("true");
   }
 
   private static int intNumber(Map<String, String> o, String key, int absent, int min) {

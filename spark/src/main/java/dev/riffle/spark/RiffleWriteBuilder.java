@@ -67,7 +67,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     this.arrowSchema =
         options.commit() == DatasetCommit.Mode.APPEND
             ? existingSchema(options, hadoopConf)
-            : SparkTypes.toArrow(sparkSchema);
+            : SparkTypes.toArrow(sparkSchema, options.vectorFloat32());
     // Every (Spark type, Arrow type) pair is checked here, before a task starts.
     try (RootAllocator allocator = new RootAllocator();
         VectorSchemaRoot probe = VectorSchemaRoot.create(arrowSchema, allocator)) {

@@ -193,9 +193,17 @@ public final class SparkTypes {
    * @throws UnsupportedTypeException naming the first column (dotted path) Riffle cannot hold
    */
   public static Schema toArrow(StructType schema) {
+    return toArrow(schema, false);
+  }
+
+  /**
+   * The Arrow schema a Spark schema is written with; ML vectors hold float64 (Spark's own values)
+   * unless {@code float32Vectors} (the write option {@code vectorFloat32}) halves them.
+   */
+  public static Schema toArrow(StructType schema, boolean float32Vectors) {
     List<Field> fields = new ArrayList<>();
     for (StructField f : schema.fields()) {
-      Field a = toArrow(f.name(), f.dataType(), f.nullable(), f.name());
+      Field a = toArrow(f.name(), f.dataType(), f.nullable(), f.name(), float32Vectors);
       String json = f.metadata().json();
       if (!json.equals("{}")) {
         a =
@@ -210,17 +218,21 @@ public final class SparkTypes {
     return new Schema(fields);
   }
 
-  static Field toArrow(String name, DataType t, boolean nullable, String path) {
+  static Field toArrow(String name, DataType t, boolean nullable, String path, boolean f32) {
     if (isMlVector(t)) {
       return list(
           name,
           nullable,
-          leaf(ELEMENT, new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false));
+          leaf(
+              ELEMENT,
+              new ArrowType.FloatingPoint(
+                  f32 ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE),
+              false));
     }
     if (t instanceof StructType) {
       List<Field> children = new ArrayList<>();
       for (StructField c : ((StructType) t).fields()) {
-        children.add(toArrow(c.name(), c.dataType(), c.nullable(), path + "." + c.name()));
+        children.add(toArrow(c.name(), c.dataType(), c.nullable(), path + "." + c.name(), f32));
       }
       if (children.isEmpty()) {
         throw new UnsupportedTypeException(path, t.simpleString(), "a struct needs a field");
@@ -229,12 +241,13 @@ public final class SparkTypes {
     }
     if (t instanceof ArrayType) {
       ArrayType a = (ArrayType) t;
-      return list(name, nullable, toArrow(ELEMENT, a.elementType(), a.containsNull(), path + "[]"));
+      return list(
+          name, nullable, toArrow(ELEMENT, a.elementType(), a.containsNull(), path + "[]", f32));
     }
     if (t instanceof MapType) {
       MapType m = (MapType) t;
-      Field key = toArrow(KEY, m.keyType(), false, path + ".key");
-      Field value = toArrow(VALUE, m.valueType(), m.valueContainsNull(), path + ".value");
+      Field key = toArrow(KEY, m.keyType(), false, path + ".key", f32);
+      Field value = toArrow(VALUE, m.valueType(), m.valueContainsNull(), path + ".value", f32);
       Field entries =
           new Field(
               ENTRIES, new FieldType(false, ArrowType.Struct.INSTANCE, null), List.of(key, value));

@@ -349,7 +349,8 @@ final class ValueWriters {
 
   /**
    * Spark ML vectors (dense or sparse; stored by Spark as a struct of type, size, indices and
-   * double values) as dense arrays of float.
+   * double values) as dense arrays of double, or of float where the dataset holds float32 (the
+   * write option {@code vectorFloat32}, or a dataset written so).
    */
   private static ValueWriter mlVector(FieldVector v, String path) {
     if (!(v instanceof ListVector
@@ -368,12 +369,21 @@ final class ValueWriters {
             : v instanceof LargeListVector
                 ? ((LargeListVector) v).getDataVector()
                 : ((FixedSizeListVector) v).getDataVector();
-    if (!(items instanceof Float4Vector)) {
+    if (!(items instanceof Float4Vector) && !(items instanceof Float8Vector)) {
       throw new IllegalArgumentException(
           "column '" + path + "' is an ML vector but its items are " + items.getField().getType());
     }
-    Float4Vector f = (Float4Vector) items;
+    Float4Vector f = items instanceof Float4Vector f4 ? f4 : null;
+    Float8Vector d = items instanceof Float8Vector f8 ? f8 : null;
     return new ValueWriter(v, path) {
+      private void put(long at, double x) {
+        if (f != null) {
+          f.setSafe(Math.toIntExact(at), (float) x);
+        } else {
+          d.setSafe(Math.toIntExact(at), x);
+        }
+      }
+
       @Override
       void set(SpecializedGetters src, int ord, int index) {
         InternalRow vec = src.getStruct(ord, 4);
@@ -383,15 +393,15 @@ final class ValueWriters {
         long at = beginList(v, index, n, this);
         if (dense) {
           for (int k = 0; k < n; k++) {
-            f.setSafe(Math.toIntExact(at + k), (float) values.getDouble(k));
+            put(at + k, values.getDouble(k));
           }
         } else {
           for (int k = 0; k < n; k++) {
-            f.setSafe(Math.toIntExact(at + k), 0f);
+            put(at + k, 0);
           }
           ArrayData indices = vec.getArray(2);
           for (int k = 0; k < indices.numElements(); k++) {
-            f.setSafe(Math.toIntExact(at + indices.getInt(k)), (float) values.getDouble(k));
+            put(at + indices.getInt(k), values.getDouble(k));
           }
         }
         endList(v, index, n);
