@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -53,6 +56,17 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   private boolean finished;
   private boolean closed;
   private LoaderState beforeLast;
+  // What the trainer was handed last; the loader itself runs ahead by the queued batches.
+  private LoaderState handedState;
+  private long[] handedRows = new long[0];
+  // The converter thread's output: at most two batches ahead of the trainer.
+  private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
+  private Object pending;
+  private Throwable failure;
+  private ai.djl.Device device;
+  private String engine;
+  private Thread converterThread;
+  private volatile boolean stop;
   private final List<EpochStats> stats = new ArrayList<>();
   private EpochStats current;
 
@@ -98,12 +112,20 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
           resumeFrom == null
               ? Loader.open(view, options, allocator)
               : Loader.resume(view, options, resumeFrom, allocator);
+      handedState = loader.state();
+      // A queued batch lives in a base manager of its own until handed out, so that it outlasts
+      // the manager of one getData call; close() frees those still queued.
+      device = manager.getDevice();
+      engine = manager.getEngine().getEngineName();
+      converterThread = new Thread(this::convertAhead, "riffle-djl-convert-" + IDS.get());
+      converterThread.setDaemon(true);
+      converterThread.start();
     }
     if (finished) {
       throw new IllegalStateException(
           "all " + options.epochs() + " epochs of the run are handed out");
     }
-    long epoch = loader.state().epoch();
+    long epoch = handedState.epoch();
     boolean[] used = new boolean[1];
     return () -> {
       if (used[0]) {
@@ -117,6 +139,78 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   /** No download or preparation: the data is read as it is handed out. */
   @Override
   public void prepare(Progress progress) {}
+
+  /** A batch converted ahead, with where the loader stood before and after it. */
+  private record Ahead(
+      NDManager batchManager,
+      BatchConverter.Converted converted,
+      List<Long> ids,
+      long[] rows,
+      long index,
+      long total,
+      LoaderState before,
+      LoaderState after,
+      LoaderMetrics metrics,
+      long convertNanos) {}
+
+  /** The loader has no more batches: the run is over. */
+  private static final Object END = new Object();
+
+  /** What failed on the converter thread; handed to the consumer in place of a batch. */
+  private record Failed(Throwable error) {}
+
+  /**
+   * The converter thread: the only one to touch the loader once it is open, so that reading and
+   * converting batch k + 1 overlaps the trainer's work on batch k (on a small machine the consumer
+   * thread was the bottleneck of the loop). It stops after the run's last batch, on a failure, or
+   * when {@link #close} asks.
+   */
+  private void convertAhead() {
+    try {
+      while (!stop) {
+        LoaderState before = loader.state();
+        VectorSchemaRoot root = loader.next();
+        if (root == null) {
+          put(END);
+          return;
+        }
+        Ahead a = toBatch(root, before, loader.plan().batchCount(), System.nanoTime());
+        if (!put(a)) {
+          a.batchManager().close();
+          return;
+        }
+      }
+    } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
+      put(new Failed(e));
+    }
+  }
+
+  /** Queues an item, waiting for room; false if the dataset is closing meanwhile. */
+  private boolean put(Object item) {
+    try {
+      while (!stop) {
+        if (queue.offer(item, 20, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return false;
+  }
+
+  private static RuntimeException rethrow(Throwable e) {
+    if (e instanceof RuntimeException r) {
+      return r;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    if (e instanceof IOException io) {
+      return new UncheckedIOException(io.getMessage(), io);
+    }
+    return new IllegalStateException(e.getMessage(), e);
+  }
 
   private final class EpochBatches implements Iterator<Batch> {
     private final NDManager manager;
@@ -132,11 +226,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     @Override
     public boolean hasNext() {
       if (next == null && !end) {
-        try {
-          advance();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        advance();
       }
       return next != null;
     }
@@ -151,26 +241,46 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       return b;
     }
 
-    private void advance() throws IOException {
+    private void advance() {
       if (closed) {
         throw new IllegalStateException("the dataset is closed");
       }
-      LoaderState before = loader.state();
-      if (finished || before.epoch() != epoch) {
+      if (finished) {
         end = true;
         return;
       }
-      VectorSchemaRoot root = loader.next();
-      if (root == null) {
+      Object item = take();
+      if (item == END) {
         finished = true;
         end = true;
         return;
       }
-      beforeLast = before;
-      long t0 = System.nanoTime();
-      next = toBatch(root, manager, before.batchCursor(), loader.plan().batchCount());
+      Ahead a = (Ahead) item;
+      if (a.before().epoch() != epoch) {
+        pending = a; // the next epoch's first batch: for the next getData call
+        end = true;
+        return;
+      }
+      // Hand over: the batch's arrays move under a sub-manager of the caller's, so that closing
+      // the batch (or the caller's manager) frees them, and the dataset's manager forgets them.
+      NDManager hm = manager.newSubManager();
+      hm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), a.batchManager());
+      next =
+          new Batch(
+              hm,
+              a.converted().data(),
+              a.converted().labels(),
+              a.ids().size(),
+              Batchifier.STACK,
+              Batchifier.STACK,
+              a.index(),
+              a.total(),
+              a.ids());
+      beforeLast = a.before();
+      handedState = a.after();
+      handedRows = a.rows();
       if (current == null || current.epoch() != epoch) {
-        current = new EpochStats(epoch, 0, 0, 0, loader.metrics());
+        current = new EpochStats(epoch, 0, 0, 0, a.metrics());
         stats.add(current);
       }
       current =
@@ -178,17 +288,48 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
               epoch,
               current.batches() + 1,
               current.rows() + next.getSize(),
-              current.convertNanos() + System.nanoTime() - t0,
-              loader.metrics());
+              current.convertNanos() + a.convertNanos(),
+              a.metrics());
       stats.set(stats.size() - 1, current);
     }
   }
 
-  private Batch toBatch(VectorSchemaRoot root, NDManager parent, long index, long total) {
-    NDManager bm = parent.newSubManager();
+  /** The next item from the converter thread, waiting for it (the consumer's thread only). */
+  private Object take() {
+    if (pending != null) {
+      Object p = pending;
+      pending = null;
+      return p;
+    }
+    if (failure != null) {
+      throw rethrow(failure);
+    }
+    try {
+      while (true) {
+        Object item = queue.poll(50, TimeUnit.MILLISECONDS);
+        if (item instanceof Failed f) {
+          failure = f.error();
+          throw rethrow(failure);
+        }
+        if (item != null) {
+          return item;
+        }
+        if (!converterThread.isAlive() && queue.isEmpty()) {
+          throw new IllegalStateException("the converter thread stopped without a result");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the next batch", e);
+    }
+  }
+
+  /** Converts a batch on the converter thread, into a manager of its own. */
+  private Ahead toBatch(VectorSchemaRoot root, LoaderState before, long total, long t0) {
+    NDManager bm = NDManager.newBaseManager(device, engine);
     boolean attached = false;
     try {
-      long[] rows = loader.lastRows();
+      long[] rows = loader.lastRows().clone();
       int[] keep = trimPadding ? kept(loader.lastPadding()) : null;
       BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
       if (c.borrowsBatch()) {
@@ -199,16 +340,17 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       for (int k = 0; k < (keep == null ? rows.length : keep.length); k++) {
         ids.add(rows[keep == null ? k : keep[k]]);
       }
-      return new Batch(
+      return new Ahead(
           bm,
-          c.data(),
-          c.labels(),
-          ids.size(),
-          Batchifier.STACK,
-          Batchifier.STACK,
-          index,
+          c,
+          ids,
+          rows,
+          before.batchCursor(),
           total,
-          ids);
+          before,
+          loader.state(),
+          loader.metrics(),
+          System.nanoTime() - t0);
     } catch (RuntimeException e) {
       bm.close();
       throw e;
@@ -250,8 +392,8 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
 
   /** Where the run stands: the next batch to hand out. */
   public LoaderState state() {
-    if (loader != null) {
-      return loader.state();
+    if (handedState != null) {
+      return handedState;
     }
     return resumeFrom != null ? resumeFrom : Loader.startState(view, options, 0);
   }
@@ -281,7 +423,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
 
   /** Global row ids of the last batch handed out (padding rows included). */
   public long[] lastRows() {
-    return loader == null ? new long[0] : loader.lastRows();
+    return handedRows.clone();
   }
 
   /**
@@ -296,11 +438,48 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
     closed = true;
     try {
-      if (loader != null) {
-        loader.close();
-      }
+      stopConverter();
     } finally {
-      allocator.close();
+      try {
+        if (loader != null) {
+          loader.close();
+        }
+      } finally {
+        allocator.close();
+      }
+    }
+  }
+
+  /** Stops the converter thread and frees the batches it converted that were not handed out. */
+  private void stopConverter() {
+    if (converterThread == null) {
+      return;
+    }
+    stop = true;
+    boolean interrupted = false;
+    while (converterThread.isAlive()) {
+      drain(); // makes room, so that a converter thread waiting to queue sees the stop
+      try {
+        converterThread.join(20);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    drain();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void drain() {
+    if (pending instanceof Ahead a) {
+      a.batchManager().close();
+    }
+    pending = null;
+    for (Object item; (item = queue.poll()) != null; ) {
+      if (item instanceof Ahead a) {
+        a.batchManager().close();
+      }
     }
   }
 
