@@ -34,14 +34,20 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * training set. Calling it after the run's last epoch is an error. An evaluation set is the same
  * with a {@code Sequential} sampler and as many epochs as evaluations.
  *
- * <p>A batch's arrays live in a sub-manager of the one passed to {@code getData}, with the Arrow
- * memory they were copied from or point into: {@code Batch.close()} frees both. Close the dataset
- * (the loader and its allocator) when done; a batch left open then fails the close.
+ * <p>One converter thread reads and converts up to two batches ahead of the trainer, so that the
+ * copy into NDArrays overlaps training (on a small machine the consumer's thread was the bottleneck
+ * of the loop); the order and content are the loader's all the same, and a failure on that thread
+ * is thrown, with its message, by the consumer's next {@code hasNext}. A batch's arrays live in a
+ * manager of their own, with the Arrow memory they were copied from or point into, handed over to a
+ * sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees both. Close the
+ * dataset (the thread, the batches it queued, the loader and its allocator) when done; a batch left
+ * open then fails the close.
  *
- * <p>Resume: {@link #state()} is where the run stands; {@link #stateBeforeLastBatch()} is the state
- * that hands out the last batch again, what a checkpoint taken before that batch's optimizer step
- * must save ({@link CheckpointListener}). {@link Builder#resumeFrom} continues a run from either,
- * with exactly the batches the uninterrupted run would have had.
+ * <p>Resume: {@link #state()} is where the trainer stands (the loader itself is ahead by the queued
+ * batches); {@link #stateBeforeLastBatch()} is the state that hands out the last batch again, what
+ * a checkpoint taken before that batch's optimizer step must save ({@link CheckpointListener}).
+ * {@link Builder#resumeFrom} continues a run from either, with exactly the batches the
+ * uninterrupted run would have had.
  */
 public final class RiffleDataset implements ai.djl.training.dataset.Dataset, AutoCloseable {
   private static final AtomicLong IDS = new AtomicLong();
@@ -409,6 +415,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       throw new IllegalStateException("no batch was handed out yet");
     }
     return beforeLast;
+  }
+
+  /** Batches converted ahead and waiting to be handed out (for tests). */
+  int queued() {
+    return queue.size() + (pending == null ? 0 : 1);
   }
 
   /** Whether every epoch of the run was handed out. */
