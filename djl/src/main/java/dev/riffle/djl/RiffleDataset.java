@@ -72,6 +72,9 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   private ai.djl.Device device;
   private String engine;
   private Thread converterThread;
+  // The reader thread's output: one Arrow batch read ahead of the converter.
+  private final BlockingQueue<Object> reads = new ArrayBlockingQueue<>(1);
+  private Thread readerThread;
   private volatile boolean stop;
   private final List<EpochStats> stats = new ArrayList<>();
   private EpochStats current;
@@ -123,8 +126,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       // the manager of one getData call; close() frees those still queued.
       device = manager.getDevice();
       engine = manager.getEngine().getEngineName();
+      readerThread = new Thread(this::readAhead, "riffle-djl-read-" + IDS.get());
+      readerThread.setDaemon(true);
       converterThread = new Thread(this::convertAhead, "riffle-djl-convert-" + IDS.get());
       converterThread.setDaemon(true);
+      readerThread.start();
       converterThread.start();
     }
     if (finished) {
@@ -162,40 +168,82 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   /** The loader has no more batches: the run is over. */
   private static final Object END = new Object();
 
-  /** What failed on the converter thread; handed to the consumer in place of a batch. */
+  /** What failed on a background thread; handed to the consumer in place of a batch. */
   private record Failed(Throwable error) {}
 
+  /** An Arrow batch from the loader, with what the loader said of it. */
+  private record Read(
+      VectorSchemaRoot root,
+      long[] rows,
+      boolean[] padding,
+      long total,
+      LoaderState before,
+      LoaderState after,
+      LoaderMetrics metrics) {}
+
   /**
-   * The converter thread: the only one to touch the loader once it is open, so that reading and
-   * converting batch k + 1 overlaps the trainer's work on batch k (on a small machine the consumer
-   * thread was the bottleneck of the loop). It stops after the run's last batch, on a failure, or
+   * The reader thread: the only one to touch the loader once it is open. {@code Loader.next()}
+   * gathers a batch on its caller's thread, so reading and converting on two threads lets them
+   * overlap each other as well as the trainer's work (on a small machine the consumer's thread was
+   * the bottleneck when it did all three). It stops after the run's last batch, on a failure, or
    * when {@link #close} asks.
    */
-  private void convertAhead() {
+  private void readAhead() {
     try {
       while (!stop) {
         LoaderState before = loader.state();
         VectorSchemaRoot root = loader.next();
         if (root == null) {
-          put(END);
+          put(reads, END);
           return;
         }
-        Ahead a = toBatch(root, before, loader.plan().batchCount(), System.nanoTime());
-        if (!put(a)) {
+        Read r =
+            new Read(
+                root,
+                loader.lastRows().clone(),
+                trimPadding ? loader.lastPadding().clone() : null,
+                loader.plan().batchCount(),
+                before,
+                loader.state(),
+                loader.metrics());
+        if (!put(reads, r)) {
+          root.close();
+          return;
+        }
+      }
+    } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
+      put(reads, new Failed(e));
+    }
+  }
+
+  /** The converter thread: turns the reader's Arrow batches into NDArrays, in order. */
+  private void convertAhead() {
+    try {
+      while (!stop) {
+        Object item = reads.poll(20, TimeUnit.MILLISECONDS);
+        if (item == null) {
+          continue;
+        }
+        if (!(item instanceof Read r)) { // the end, or the reader's failure: passed on
+          put(queue, item);
+          return;
+        }
+        Ahead a = toBatch(r, System.nanoTime());
+        if (!put(queue, a)) {
           a.batchManager().close();
           return;
         }
       }
     } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
-      put(new Failed(e));
+      put(queue, new Failed(e));
     }
   }
 
   /** Queues an item, waiting for room; false if the dataset is closing meanwhile. */
-  private boolean put(Object item) {
+  private boolean put(BlockingQueue<Object> to, Object item) {
     try {
       while (!stop) {
-        if (queue.offer(item, 20, TimeUnit.MILLISECONDS)) {
+        if (to.offer(item, 20, TimeUnit.MILLISECONDS)) {
           return true;
         }
       }
@@ -331,12 +379,13 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   }
 
   /** Converts a batch on the converter thread, into a manager of its own. */
-  private Ahead toBatch(VectorSchemaRoot root, LoaderState before, long total, long t0) {
+  private Ahead toBatch(Read r, long t0) {
+    VectorSchemaRoot root = r.root();
     NDManager bm = NDManager.newBaseManager(device, engine);
     boolean attached = false;
     try {
-      long[] rows = loader.lastRows().clone();
-      int[] keep = trimPadding ? kept(loader.lastPadding()) : null;
+      long[] rows = r.rows();
+      int[] keep = trimPadding ? kept(r.padding()) : null;
       BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
       if (c.borrowsBatch()) {
         bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
@@ -351,11 +400,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
           c,
           ids,
           rows,
-          before.batchCursor(),
-          total,
-          before,
-          loader.state(),
-          loader.metrics(),
+          r.before().batchCursor(),
+          r.total(),
+          r.before(),
+          r.after(),
+          r.metrics(),
           System.nanoTime() - t0);
     } catch (RuntimeException e) {
       bm.close();
@@ -461,17 +510,18 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** Stops the converter thread and frees the batches it converted that were not handed out. */
+  /** Stops the background threads and frees the batches they hold that were not handed out. */
   private void stopConverter() {
     if (converterThread == null) {
       return;
     }
     stop = true;
     boolean interrupted = false;
-    while (converterThread.isAlive()) {
-      drain(); // makes room, so that a converter thread waiting to queue sees the stop
+    while (converterThread.isAlive() || readerThread.isAlive()) {
+      drain(); // makes room, so that a thread waiting to queue sees the stop
       try {
-        converterThread.join(20);
+        converterThread.join(10);
+        readerThread.join(10);
       } catch (InterruptedException e) {
         interrupted = true;
       }
@@ -490,6 +540,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     for (Object item; (item = queue.poll()) != null; ) {
       if (item instanceof Ahead a) {
         a.batchManager().close();
+      }
+    }
+    for (Object item; (item = reads.poll()) != null; ) {
+      if (item instanceof Read r) {
+        r.root().close();
       }
     }
   }
