@@ -100,11 +100,18 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
    * @param epoch the loader's epoch
    * @param batches batches handed out
    * @param rows rows handed out (padding included unless trimmed)
-   * @param convertNanos time spent copying Arrow batches into NDArrays
+   * @param convertNanos time spent copying Arrow batches into NDArrays (on the converter thread)
+   * @param waitNanos time the consumer waited for the next batch: the stall the trainer sees, which
+   *     the background threads hide where they keep ahead
    * @param loader the loader's own metrics of the epoch: its stall time, reads, diversity
    */
   public record EpochStats(
-      long epoch, long batches, long rows, long convertNanos, LoaderMetrics loader) {}
+      long epoch,
+      long batches,
+      long rows,
+      long convertNanos,
+      long waitNanos,
+      LoaderMetrics loader) {}
 
   /**
    * The batches of the next epoch of the run. Iterate it once.
@@ -303,7 +310,9 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
         end = true;
         return;
       }
+      long w0 = System.nanoTime();
       Object item = take();
+      long waited = System.nanoTime() - w0;
       if (item == END) {
         finished = true;
         end = true;
@@ -334,7 +343,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       handedState = a.after();
       handedRows = a.rows();
       if (current == null || current.epoch() != epoch) {
-        current = new EpochStats(epoch, 0, 0, 0, a.metrics());
+        current = new EpochStats(epoch, 0, 0, 0, 0, a.metrics());
         stats.add(current);
       }
       current =
@@ -343,6 +352,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
               current.batches() + 1,
               current.rows() + next.getSize(),
               current.convertNanos() + a.convertNanos(),
+              current.waitNanos() + waited,
               a.metrics());
       stats.set(stats.size() - 1, current);
     }
