@@ -34,20 +34,25 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * training set. Calling it after the run's last epoch is an error. An evaluation set is the same
  * with a {@code Sequential} sampler and as many epochs as evaluations.
  *
- * <p>One converter thread reads and converts up to two batches ahead of the trainer, so that the
- * copy into NDArrays overlaps training (on a small machine the consumer's thread was the bottleneck
- * of the loop); the order and content are the loader's all the same, and a failure on that thread
- * is thrown, with its message, by the consumer's next {@code hasNext}. A batch's arrays live in a
- * manager of their own, with the Arrow memory they were copied from or point into, handed over to a
- * sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees both. Close the
- * dataset (the thread, the batches it queued, the loader and its allocator) when done; a batch left
- * open then fails the close.
+ * <p>Two threads of the dataset's own work ahead of the trainer: a reader ({@code Loader.next()},
+ * one Arrow batch ahead) and a converter (up to two batches as NDArrays ahead), so that reading,
+ * converting and training overlap (on a small machine the consumer's thread was the bottleneck when
+ * it did all three); the order and content are the loader's all the same, and a failure on either
+ * thread is thrown, with its message, by the consumer's next {@code hasNext}. A batch's arrays live
+ * in a manager of their own, with the Arrow memory they were copied from or point into, handed over
+ * to a sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees both. Close
+ * the dataset (the threads, the batches they queued, the loader and its allocator) when done; a
+ * batch left open then fails the close.
  *
  * <p>Resume: {@link #state()} is where the trainer stands (the loader itself is ahead by the queued
  * batches); {@link #stateBeforeLastBatch()} is the state that hands out the last batch again, what
  * a checkpoint taken before that batch's optimizer step must save ({@link CheckpointListener}).
  * {@link Builder#resumeFrom} continues a run from either, with exactly the batches the
  * uninterrupted run would have had.
+ *
+ * <p>Why this file is long: the hand-off between the threads (queues, failures, stopping and
+ * freeing what is queued) is tied to what the trainer was handed (state, rows, epoch ends, stats);
+ * kept together so that the resume rule can be checked in one place.
  */
 public final class RiffleDataset implements ai.djl.training.dataset.Dataset, AutoCloseable {
   private static final AtomicLong IDS = new AtomicLong();
