@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * parameters then are those of the batches before it; the state saved is therefore {@link
  * RiffleDataset#stateBeforeLastBatch()}, and a resumed run trains that batch as the uninterrupted
  * one did. At an epoch's end ({@code onEpoch}) all its steps are done and the state is {@link
- * RiffleDataset#state()}.
+ * RiffleDataset#state()}. Both are those of the batches handed to the trainer, not of the loader,
+ * which runs ahead by the batches converted in the background.
  *
  * <p>A checkpoint is a directory {@code checkpoint-NNNNNNNNNN} (the number of optimizer steps taken
  * before it) holding {@code MODEL-0000.params} and {@code loader-state.json}, written under a

@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -31,14 +34,25 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * training set. Calling it after the run's last epoch is an error. An evaluation set is the same
  * with a {@code Sequential} sampler and as many epochs as evaluations.
  *
- * <p>A batch's arrays live in a sub-manager of the one passed to {@code getData}, with the Arrow
- * memory they were copied from or point into: {@code Batch.close()} frees both. Close the dataset
- * (the loader and its allocator) when done; a batch left open then fails the close.
+ * <p>Two threads of the dataset's own work ahead of the trainer: a reader ({@code Loader.next()},
+ * one Arrow batch ahead) and a converter (up to two batches as NDArrays ahead), so that reading,
+ * converting and training overlap (on a small machine the consumer's thread was the bottleneck when
+ * it did all three); the order and content are the loader's all the same, and a failure on either
+ * thread is thrown, with its message, by the consumer's next {@code hasNext}. A batch's arrays live
+ * in a manager of their own, with the Arrow memory they were copied from or point into, handed over
+ * to a sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees both. Close
+ * the dataset (the threads, the batches they queued, the loader and its allocator) when done; a
+ * batch left open then fails the close.
  *
- * <p>Resume: {@link #state()} is where the run stands; {@link #stateBeforeLastBatch()} is the state
- * that hands out the last batch again, what a checkpoint taken before that batch's optimizer step
- * must save ({@link CheckpointListener}). {@link Builder#resumeFrom} continues a run from either,
- * with exactly the batches the uninterrupted run would have had.
+ * <p>Resume: {@link #state()} is where the trainer stands (the loader itself is ahead by the queued
+ * batches); {@link #stateBeforeLastBatch()} is the state that hands out the last batch again, what
+ * a checkpoint taken before that batch's optimizer step must save ({@link CheckpointListener}).
+ * {@link Builder#resumeFrom} continues a run from either, with exactly the batches the
+ * uninterrupted run would have had.
+ *
+ * <p>Why this file is long: the hand-off between the threads (queues, failures, stopping and
+ * freeing what is queued) is tied to what the trainer was handed (state, rows, epoch ends, stats);
+ * kept together so that the resume rule can be checked in one place.
  */
 public final class RiffleDataset implements ai.djl.training.dataset.Dataset, AutoCloseable {
   private static final AtomicLong IDS = new AtomicLong();
@@ -53,6 +67,20 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   private boolean finished;
   private boolean closed;
   private LoaderState beforeLast;
+  // What the trainer was handed last; the loader itself runs ahead by the queued batches.
+  private LoaderState handedState;
+  private long[] handedRows = new long[0];
+  // The converter thread's output: at most two batches ahead of the trainer.
+  private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
+  private Object pending;
+  private Throwable failure;
+  private ai.djl.Device device;
+  private String engine;
+  private Thread converterThread;
+  // The reader thread's output: one Arrow batch read ahead of the converter.
+  private final BlockingQueue<Object> reads = new ArrayBlockingQueue<>(1);
+  private Thread readerThread;
+  private volatile boolean stop;
   private final List<EpochStats> stats = new ArrayList<>();
   private EpochStats current;
 
@@ -77,11 +105,18 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
    * @param epoch the loader's epoch
    * @param batches batches handed out
    * @param rows rows handed out (padding included unless trimmed)
-   * @param convertNanos time spent copying Arrow batches into NDArrays
+   * @param convertNanos time spent copying Arrow batches into NDArrays (on the converter thread)
+   * @param waitNanos time the consumer waited for the next batch: the stall the trainer sees, which
+   *     the background threads hide where they keep ahead
    * @param loader the loader's own metrics of the epoch: its stall time, reads, diversity
    */
   public record EpochStats(
-      long epoch, long batches, long rows, long convertNanos, LoaderMetrics loader) {}
+      long epoch,
+      long batches,
+      long rows,
+      long convertNanos,
+      long waitNanos,
+      LoaderMetrics loader) {}
 
   /**
    * The batches of the next epoch of the run. Iterate it once.
@@ -98,12 +133,23 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
           resumeFrom == null
               ? Loader.open(view, options, allocator)
               : Loader.resume(view, options, resumeFrom, allocator);
+      handedState = loader.state();
+      // A queued batch lives in a base manager of its own until handed out, so that it outlasts
+      // the manager of one getData call; close() frees those still queued.
+      device = manager.getDevice();
+      engine = manager.getEngine().getEngineName();
+      readerThread = new Thread(this::readAhead, "riffle-djl-read-" + IDS.get());
+      readerThread.setDaemon(true);
+      converterThread = new Thread(this::convertAhead, "riffle-djl-convert-" + IDS.get());
+      converterThread.setDaemon(true);
+      readerThread.start();
+      converterThread.start();
     }
     if (finished) {
       throw new IllegalStateException(
           "all " + options.epochs() + " epochs of the run are handed out");
     }
-    long epoch = loader.state().epoch();
+    long epoch = handedState.epoch();
     boolean[] used = new boolean[1];
     return () -> {
       if (used[0]) {
@@ -117,6 +163,120 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   /** No download or preparation: the data is read as it is handed out. */
   @Override
   public void prepare(Progress progress) {}
+
+  /** A batch converted ahead, with where the loader stood before and after it. */
+  private record Ahead(
+      NDManager batchManager,
+      BatchConverter.Converted converted,
+      List<Long> ids,
+      long[] rows,
+      long index,
+      long total,
+      LoaderState before,
+      LoaderState after,
+      LoaderMetrics metrics,
+      long convertNanos) {}
+
+  /** The loader has no more batches: the run is over. */
+  private static final Object END = new Object();
+
+  /** What failed on a background thread; handed to the consumer in place of a batch. */
+  private record Failed(Throwable error) {}
+
+  /** An Arrow batch from the loader, with what the loader said of it. */
+  private record Read(
+      VectorSchemaRoot root,
+      long[] rows,
+      boolean[] padding,
+      long total,
+      LoaderState before,
+      LoaderState after,
+      LoaderMetrics metrics) {}
+
+  /**
+   * The reader thread: the only one to touch the loader once it is open. {@code Loader.next()}
+   * gathers a batch on its caller's thread, so reading and converting on two threads lets them
+   * overlap each other as well as the trainer's work (on a small machine the consumer's thread was
+   * the bottleneck when it did all three). It stops after the run's last batch, on a failure, or
+   * when {@link #close} asks.
+   */
+  private void readAhead() {
+    try {
+      while (!stop) {
+        LoaderState before = loader.state();
+        VectorSchemaRoot root = loader.next();
+        if (root == null) {
+          put(reads, END);
+          return;
+        }
+        Read r =
+            new Read(
+                root,
+                loader.lastRows().clone(),
+                trimPadding ? loader.lastPadding().clone() : null,
+                loader.plan().batchCount(),
+                before,
+                loader.state(),
+                loader.metrics());
+        if (!put(reads, r)) {
+          root.close();
+          return;
+        }
+      }
+    } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
+      put(reads, new Failed(e));
+    }
+  }
+
+  /** The converter thread: turns the reader's Arrow batches into NDArrays, in order. */
+  private void convertAhead() {
+    try {
+      while (!stop) {
+        Object item = reads.poll(20, TimeUnit.MILLISECONDS);
+        if (item == null) {
+          continue;
+        }
+        if (!(item instanceof Read r)) { // the end, or the reader's failure: passed on
+          put(queue, item);
+          return;
+        }
+        Ahead a = toBatch(r, System.nanoTime());
+        if (!put(queue, a)) {
+          a.batchManager().close();
+          return;
+        }
+      }
+    } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
+      put(queue, new Failed(e));
+    }
+  }
+
+  /** Queues an item, waiting for room; false if the dataset is closing meanwhile. */
+  private boolean put(BlockingQueue<Object> to, Object item) {
+    try {
+      while (!stop) {
+        if (to.offer(item, 20, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return false;
+  }
+
+  private static RuntimeException rethrow(Throwable e) {
+    if (e instanceof RuntimeException r) {
+      return r;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    if (e instanceof IOException io) {
+      return new UncheckedIOException(io.getMessage(), io);
+    }
+    return new IllegalStateException(e.getMessage(), e);
+  }
 
   private final class EpochBatches implements Iterator<Batch> {
     private final NDManager manager;
@@ -132,11 +292,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     @Override
     public boolean hasNext() {
       if (next == null && !end) {
-        try {
-          advance();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        advance();
       }
       return next != null;
     }
@@ -151,26 +307,48 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       return b;
     }
 
-    private void advance() throws IOException {
+    private void advance() {
       if (closed) {
         throw new IllegalStateException("the dataset is closed");
       }
-      LoaderState before = loader.state();
-      if (finished || before.epoch() != epoch) {
+      if (finished) {
         end = true;
         return;
       }
-      VectorSchemaRoot root = loader.next();
-      if (root == null) {
+      long w0 = System.nanoTime();
+      Object item = take();
+      long waited = System.nanoTime() - w0;
+      if (item == END) {
         finished = true;
         end = true;
         return;
       }
-      beforeLast = before;
-      long t0 = System.nanoTime();
-      next = toBatch(root, manager, before.batchCursor(), loader.plan().batchCount());
+      Ahead a = (Ahead) item;
+      if (a.before().epoch() != epoch) {
+        pending = a; // the next epoch's first batch: for the next getData call
+        end = true;
+        return;
+      }
+      // Hand over: the batch's arrays move under a sub-manager of the caller's, so that closing
+      // the batch (or the caller's manager) frees them, and the dataset's manager forgets them.
+      NDManager hm = manager.newSubManager();
+      hm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), a.batchManager());
+      next =
+          new Batch(
+              hm,
+              a.converted().data(),
+              a.converted().labels(),
+              a.ids().size(),
+              Batchifier.STACK,
+              Batchifier.STACK,
+              a.index(),
+              a.total(),
+              a.ids());
+      beforeLast = a.before();
+      handedState = a.after();
+      handedRows = a.rows();
       if (current == null || current.epoch() != epoch) {
-        current = new EpochStats(epoch, 0, 0, 0, loader.metrics());
+        current = new EpochStats(epoch, 0, 0, 0, 0, a.metrics());
         stats.add(current);
       }
       current =
@@ -178,18 +356,51 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
               epoch,
               current.batches() + 1,
               current.rows() + next.getSize(),
-              current.convertNanos() + System.nanoTime() - t0,
-              loader.metrics());
+              current.convertNanos() + a.convertNanos(),
+              current.waitNanos() + waited,
+              a.metrics());
       stats.set(stats.size() - 1, current);
     }
   }
 
-  private Batch toBatch(VectorSchemaRoot root, NDManager parent, long index, long total) {
-    NDManager bm = parent.newSubManager();
+  /** The next item from the converter thread, waiting for it (the consumer's thread only). */
+  private Object take() {
+    if (pending != null) {
+      Object p = pending;
+      pending = null;
+      return p;
+    }
+    if (failure != null) {
+      throw rethrow(failure);
+    }
+    try {
+      while (true) {
+        Object item = queue.poll(50, TimeUnit.MILLISECONDS);
+        if (item instanceof Failed f) {
+          failure = f.error();
+          throw rethrow(failure);
+        }
+        if (item != null) {
+          return item;
+        }
+        if (!converterThread.isAlive() && queue.isEmpty()) {
+          throw new IllegalStateException("the converter thread stopped without a result");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the next batch", e);
+    }
+  }
+
+  /** Converts a batch on the converter thread, into a manager of its own. */
+  private Ahead toBatch(Read r, long t0) {
+    VectorSchemaRoot root = r.root();
+    NDManager bm = NDManager.newBaseManager(device, engine);
     boolean attached = false;
     try {
-      long[] rows = loader.lastRows();
-      int[] keep = trimPadding ? kept(loader.lastPadding()) : null;
+      long[] rows = r.rows();
+      int[] keep = trimPadding ? kept(r.padding()) : null;
       BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
       if (c.borrowsBatch()) {
         bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
@@ -199,16 +410,17 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       for (int k = 0; k < (keep == null ? rows.length : keep.length); k++) {
         ids.add(rows[keep == null ? k : keep[k]]);
       }
-      return new Batch(
+      return new Ahead(
           bm,
-          c.data(),
-          c.labels(),
-          ids.size(),
-          Batchifier.STACK,
-          Batchifier.STACK,
-          index,
-          total,
-          ids);
+          c,
+          ids,
+          rows,
+          r.before().batchCursor(),
+          r.total(),
+          r.before(),
+          r.after(),
+          r.metrics(),
+          System.nanoTime() - t0);
     } catch (RuntimeException e) {
       bm.close();
       throw e;
@@ -250,8 +462,8 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
 
   /** Where the run stands: the next batch to hand out. */
   public LoaderState state() {
-    if (loader != null) {
-      return loader.state();
+    if (handedState != null) {
+      return handedState;
     }
     return resumeFrom != null ? resumeFrom : Loader.startState(view, options, 0);
   }
@@ -269,6 +481,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     return beforeLast;
   }
 
+  /** Batches converted ahead and waiting to be handed out (for tests). */
+  int queued() {
+    return queue.size() + (pending == null ? 0 : 1);
+  }
+
   /** Whether every epoch of the run was handed out. */
   public boolean finished() {
     return finished;
@@ -281,7 +498,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
 
   /** Global row ids of the last batch handed out (padding rows included). */
   public long[] lastRows() {
-    return loader == null ? new long[0] : loader.lastRows();
+    return handedRows.clone();
   }
 
   /**
@@ -296,11 +513,54 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
     closed = true;
     try {
-      if (loader != null) {
-        loader.close();
-      }
+      stopConverter();
     } finally {
-      allocator.close();
+      try {
+        if (loader != null) {
+          loader.close();
+        }
+      } finally {
+        allocator.close();
+      }
+    }
+  }
+
+  /** Stops the background threads and frees the batches they hold that were not handed out. */
+  private void stopConverter() {
+    if (converterThread == null) {
+      return;
+    }
+    stop = true;
+    boolean interrupted = false;
+    while (converterThread.isAlive() || readerThread.isAlive()) {
+      drain(); // makes room, so that a thread waiting to queue sees the stop
+      try {
+        converterThread.join(10);
+        readerThread.join(10);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    drain();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void drain() {
+    if (pending instanceof Ahead a) {
+      a.batchManager().close();
+    }
+    pending = null;
+    for (Object item; (item = queue.poll()) != null; ) {
+      if (item instanceof Ahead a) {
+        a.batchManager().close();
+      }
+    }
+    for (Object item; (item = reads.poll()) != null; ) {
+      if (item instanceof Read r) {
+        r.root().close();
+      }
     }
   }
 

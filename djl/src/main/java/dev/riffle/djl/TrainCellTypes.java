@@ -52,8 +52,9 @@ import picocli.CommandLine.Option;
 /**
  * Trains a small MLP cell-type classifier (genes → hidden → ReLU → cell types) on a Riffle dataset
  * of counts, with DJL's PyTorch engine, fed by {@link RiffleDataset}; evaluates on a held-out split
- * after each epoch. Prints per epoch the samples per second into the trainer, the loader's stall
- * time, the mean training loss and the held-out accuracy.
+ * after each epoch. Prints per epoch the samples per second into the trainer, the stall time (the
+ * trainer's wait for batches: the loader's stall as far as the background conversion does not hide
+ * it), the mean training loss and the held-out accuracy.
  *
  * <p>{@code --generate N} first writes N cells from the realistic generator (sorted by cell type
  * unless {@code --order plate}) with an 80/20 train/test split; otherwise the dataset needs a
@@ -395,7 +396,7 @@ public final class TrainCellTypes implements Callable<Integer> {
                 rows,
                 trainSeconds,
                 rows / trainSeconds,
-                s.loader().stallNanos() / 1e9,
+                s.waitNanos() / 1e9,
                 s.convertNanos() / 1e9,
                 lossSum / Math.max(1, rows),
                 accuracy,
