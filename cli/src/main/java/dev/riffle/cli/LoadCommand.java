@@ -278,9 +278,7 @@ public final class LoadCommand implements Callable<Integer> {
       PrintWriter err = spec.commandLine().getErr();
       long perEpoch = dropLast ? view.rowCount() / batch : (view.rowCount() + batch - 1) / batch;
       long total = epochs * perEpoch;
-      Progress progress =
-          new Progress(
-              err, "load", total, System.console() != null, n -> n + " / " + total + " batches");
+      Progress progress = Progress.count(err, "load", total, "batch");
       List<LoaderMetrics> done = new ArrayList<>();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
