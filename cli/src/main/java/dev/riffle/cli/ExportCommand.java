@@ -70,8 +70,9 @@ public final class ExportCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator();
           Storage storage = Locations.openDataset(loc, "export");
           Dataset d = Dataset.open(storage, Locations.version(storage, loc), allocator)) {
+        // No threshold: the line appears only after a second, so quick exports stay quiet.
         Progress progress =
-            Progress.forTerminal(spec.commandLine().getErr(), d.rowCount(), 1_000_000);
+            Progress.count(spec.commandLine().getErr(), "export", d.rowCount(), "row");
         r = export(d, OutputTarget.open(target, Locations.hadoopOverrides), allocator, progress);
         progress.done();
       }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -114,8 +115,22 @@ public final class GcCommand implements Callable<Integer> {
         }
         throw new IOException("no Riffle dataset at " + loc.uri());
       }
+      // The number of orphans is known only once gc has read every manifest.
+      AtomicReference<Progress> progress = new AtomicReference<>();
+      PrintWriter err = spec.commandLine().getErr();
       DatasetGc.Report r =
-          DatasetGc.collect(storage, new DatasetGc.Options(dryRun, gracePeriod, force));
+          DatasetGc.collect(
+              storage,
+              new DatasetGc.Options(dryRun, gracePeriod, force),
+              (done, total) -> {
+                if (progress.get() == null) {
+                  progress.set(Progress.count(err, "gc", total, "orphaned file"));
+                }
+                progress.get().update(done);
+              });
+      if (progress.get() != null) {
+        progress.get().done();
+      }
       if (json) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("uri", storage.uri());

@@ -81,8 +81,6 @@ import picocli.CommandLine.Spec;
           + ", else python3 on the PATH, else /usr/bin/python3."
     })
 public final class GenerateCommand implements Callable<Integer> {
-  /** Row counts from which a progress indicator is worth showing. */
-  static final long PROGRESS_ROWS = 100_000;
 
   static final Map<String, Function<BufferAllocator, SyntheticData>> KINDS = new LinkedHashMap<>();
 
@@ -249,7 +247,7 @@ public final class GenerateCommand implements Callable<Integer> {
               + out.replaceFirst("\\.riffle$", "")
               + "/ or a URI)");
     }
-    Progress progress = Progress.forTerminal(spec.commandLine().getErr(), rows, PROGRESS_ROWS);
+    Progress progress = Progress.count(spec.commandLine().getErr(), "generate", rows, "row");
     try (BufferAllocator allocator = new RootAllocator();
         SyntheticData data = factory.apply(allocator)) {
       WriterOptions options = data.options(WriterOptions.defaults());

@@ -140,14 +140,12 @@ public final class InfoCommand implements Callable<Integer> {
         "version",
         m.version() + (m.parentVersion() == null ? "" : " (parent " + m.parentVersion() + ")"));
     lines.put("created", m.createdAt());
-    String rows = String.valueOf(d.totalRows());
+    String rows = Sizes.count(d.totalRows());
     if (s.deleted > 0) {
-      rows += " (" + d.rowCount() + " live, " + s.deleted + " deleted)";
+      rows += " (" + Sizes.count(d.rowCount()) + " live, " + Sizes.count(s.deleted) + " deleted)";
     }
     lines.put("rows", rows);
-    lines.put(
-        "files",
-        m.files().size() + ", " + s.bytes + " bytes (" + InspectCommand.humanBytes(s.bytes) + ")");
+    lines.put("files", Sizes.count(m.files().size()) + ", " + Sizes.bytes(s.bytes));
     lines.put("provenance", provenance(m.provenance()));
     lines.put("license", m.license() == null ? "-" : m.license());
     lines.put("citation", citation(m.citation()));
@@ -170,14 +168,19 @@ public final class InfoCommand implements Callable<Integer> {
     if (!s.splits.isEmpty()) {
       out.println();
       TextTable splits = new TextTable("split", ">rows");
-      s.splits.forEach(splits::add);
+      s.splits.forEach((name, n) -> splits.add(name, Sizes.count(n)));
       splits.print(out, "");
     }
     if (files) {
       out.println();
       TextTable table = new TextTable("path", ">bytes", ">rows", ">firstRow", "sha256");
       for (Manifest.DataFile f : m.files()) {
-        table.add(f.path(), f.byteLength(), f.rowCount(), f.firstRow(), f.sha256());
+        table.add(
+            f.path(),
+            Sizes.bytes(f.byteLength()),
+            Sizes.count(f.rowCount()),
+            Sizes.count(f.firstRow()),
+            f.sha256());
       }
       table.print(out, "");
     }
@@ -194,7 +197,7 @@ public final class InfoCommand implements Callable<Integer> {
     for (Manifest.Source src : p.sources()) {
       b.append("; source ").append(src.uri());
       if (src.byteLength() != null) {
-        b.append(", ").append(src.byteLength()).append(" bytes");
+        b.append(", ").append(Sizes.bytes(src.byteLength()));
       }
       if (src.sha256() != null) {
         b.append(", sha256 ").append(src.sha256());

@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -60,6 +61,14 @@ public final class InspectCommand implements Callable<Integer> {
           "Also scan the whole file and report each column's size as Arrow buffers in memory"
               + " (values, offsets, validity): the raw data size the file size compares to.")
   boolean raw;
+
+  @Option(
+      names = "--wide",
+      description =
+          "Show every column of the per-column table: the fields of each stored column, page"
+              + " layouts, sectors and metadata bytes on disk (the default table fits 100"
+              + " columns).")
+  boolean wide;
 
   @Option(
       names = "--records",
@@ -188,9 +197,9 @@ public final class InspectCommand implements Callable<Integer> {
           b.append(b.length() == 0 ? "" : "; ")
               .append(RecordCensus.KIND_NAMES[k])
               .append(' ')
-              .append(rc.counts()[k])
+              .append(Sizes.count(rc.counts()[k]))
               .append(", ")
-              .append(humanBytes(rc.bytes()[k]));
+              .append(Sizes.bytes(rc.bytes()[k]));
           if (k != RecordCensus.KIND_NULL) {
             b.append(", ")
                 .append(
@@ -199,7 +208,9 @@ public final class InspectCommand implements Callable<Integer> {
         }
       }
       if (rc.sectorRows() > 0) {
-        b.append(b.length() == 0 ? "" : "; ").append(rc.sectorRows()).append(" rows in sectors");
+        b.append(b.length() == 0 ? "" : "; ")
+            .append(Sizes.count(rc.sectorRows(), "row"))
+            .append(" in sectors");
       }
       t.add(columns.get(c).name(), b);
     }
@@ -311,9 +322,8 @@ public final class InspectCommand implements Callable<Integer> {
       Map<String, Long> arrowBytes) {
     out.println("file            " + file);
     out.println("format version  " + reader.formatVersion());
-    out.println("rows            " + reader.rowCount());
-    out.println(
-        "bytes           " + reader.byteLength() + " (" + humanBytes(reader.byteLength()) + ")");
+    out.println("rows            " + Sizes.count(reader.rowCount()));
+    out.println("bytes           " + Sizes.bytes(reader.byteLength()));
     out.println();
     TextTable schema = new TextTable("field", "type", "nullable");
     RiffleSchema rs = reader.schema();
@@ -326,20 +336,17 @@ public final class InspectCommand implements Callable<Integer> {
     }
     schema.print(out, "");
     out.println();
-    TextTable table =
-        new TextTable(
-            "column",
-            "fields",
-            ">pages",
-            "layouts",
-            ">sectors",
-            ">dataBytes",
-            ">blockBytes",
-            ">ramBytes",
-            ">ram%",
-            ">arrowBytes",
-            ">data/arrow",
-            "stats");
+    // The default table fits 100 columns; --wide adds the fields, layouts, sectors and metadata.
+    List<String> titles = new ArrayList<>(List.of("column"));
+    titles.addAll(
+        wide
+            ? List.of("fields", ">pages", "layouts", ">sectors", ">data", ">block", ">ram", ">ram%")
+            : List.of(">pages", ">data", ">ram", ">ram%"));
+    if (arrowBytes != null) {
+      titles.addAll(List.of(">arrow", ">data/arrow"));
+    }
+    titles.add("stats");
+    TextTable table = new TextTable(titles.toArray(String[]::new));
     long data = 0;
     long block = 0;
     long ram = 0;
@@ -347,44 +354,48 @@ public final class InspectCommand implements Callable<Integer> {
       StringBuilder layouts = new StringBuilder();
       for (Map.Entry<String, Integer> e : c.layouts().entrySet()) {
         layouts.append(layouts.length() == 0 ? "" : " ").append(e.getKey()).append('=');
-        layouts.append(e.getValue());
+        layouts.append(Sizes.count(e.getValue()));
       }
-      table.add(
-          c.name(),
-          String.join(",", c.fields()),
-          c.pages(),
-          layouts.length() == 0 ? "-" : layouts,
-          c.sectors(),
-          c.dataBytes(),
-          c.blockBytes(),
-          c.ramBytes(),
-          percent(c.ramBytes(), c.dataBytes()),
-          arrowBytes == null ? "-" : arrowBytesOf(c, arrowBytes),
-          arrowBytes == null ? "-" : ratio(c.dataBytes(), arrowBytesOf(c, arrowBytes)),
-          hasStats(c, stats) ? "yes" : "-");
+      List<Object> row = new ArrayList<>(List.of(c.name()));
+      if (wide) {
+        row.addAll(
+            List.of(
+                String.join(",", c.fields()),
+                Sizes.count(c.pages()),
+                layouts.length() == 0 ? "-" : layouts,
+                Sizes.count(c.sectors()),
+                Sizes.bytes(c.dataBytes()),
+                Sizes.bytes(c.blockBytes())));
+      } else {
+        row.addAll(List.of(Sizes.count(c.pages()), Sizes.bytes(c.dataBytes())));
+      }
+      row.addAll(List.of(Sizes.bytes(c.ramBytes()), percent(c.ramBytes(), c.dataBytes())));
+      if (arrowBytes != null) {
+        long arrow = arrowBytesOf(c, arrowBytes);
+        row.addAll(List.of(Sizes.bytes(arrow), ratio(c.dataBytes(), arrow)));
+      }
+      row.add(hasStats(c, stats) ? "yes" : "-");
+      table.add(row.toArray());
       data += c.dataBytes();
       block += c.blockBytes();
       ram += c.ramBytes();
     }
-    long arrow = 0;
+    List<Object> total = new ArrayList<>(List.of("(total)"));
+    if (wide) {
+      total.addAll(List.of("", "", "", "", Sizes.bytes(data), Sizes.bytes(block)));
+    } else {
+      total.addAll(List.of("", Sizes.bytes(data)));
+    }
+    total.addAll(List.of(Sizes.bytes(ram), percent(ram, data)));
     if (arrowBytes != null) {
+      long arrow = 0;
       for (long b : arrowBytes.values()) {
         arrow += b;
       }
+      total.addAll(List.of(Sizes.bytes(arrow), ratio(reader.byteLength(), arrow) + " (file)"));
     }
-    table.add(
-        "(total)",
-        "",
-        "",
-        "",
-        "",
-        data,
-        block,
-        ram,
-        percent(ram, data),
-        arrowBytes == null ? "-" : arrow,
-        arrowBytes == null ? "-" : ratio(reader.byteLength(), arrow) + " (file)",
-        "");
+    total.add("");
+    table.add(total.toArray());
     table.print(out, "");
   }
 

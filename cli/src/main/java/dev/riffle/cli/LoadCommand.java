@@ -278,9 +278,7 @@ public final class LoadCommand implements Callable<Integer> {
       PrintWriter err = spec.commandLine().getErr();
       long perEpoch = dropLast ? view.rowCount() / batch : (view.rowCount() + batch - 1) / batch;
       long total = epochs * perEpoch;
-      Progress progress =
-          new Progress(
-              err, "load", total, System.console() != null, n -> n + " / " + total + " batches");
+      Progress progress = Progress.count(err, "load", total, "batch");
       List<LoaderMetrics> done = new ArrayList<>();
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
@@ -458,8 +456,8 @@ public final class LoadCommand implements Callable<Integer> {
             needs,
             blocks,
             batch,
-            InspectCommand.humanBytes(r.memoryBytes()),
-            InspectCommand.humanBytes(rowBytes),
+            Sizes.bytes(r.memoryBytes()),
+            Sizes.bytes(rowBytes),
             memoryMb,
             neededMb));
   }
@@ -592,13 +590,13 @@ public final class LoadCommand implements Callable<Integer> {
     } else {
       out.printf(
           Locale.ROOT,
-          "%s: %d rows in %.2f s: %.0f samples/s, %.1f MB/s, %d reads, stall %.2f s%s%n",
+          "%s: %s in %.2f s: %s samples/s, %s/s, %s, stall %.2f s%s%n",
           s.describe(),
-          rows,
+          Sizes.count(rows, "row"),
           seconds,
-          seconds == 0 ? 0 : rows / seconds,
-          seconds == 0 ? 0 : bytes / seconds / 1e6,
-          reads,
+          Sizes.count(seconds == 0 ? 0 : Math.round(rows / seconds)),
+          Sizes.bytes(seconds == 0 ? 0 : Math.round(bytes / seconds)),
+          Sizes.count(reads, "read"),
           stall / 1e9,
           runCpuNanos < 0 || rows == 0
               ? ""
@@ -623,8 +621,8 @@ public final class LoadCommand implements Callable<Integer> {
       out.printf(
           Locale.ROOT,
           "memory: fetched rows held at most %s at once (budget %s)%n",
-          InspectCommand.humanBytes(peakHeld),
-          InspectCommand.humanBytes(o.prefetchBytes()));
+          Sizes.bytes(peakHeld),
+          Sizes.bytes(o.prefetchBytes()));
       out.printf(
           Locale.ROOT,
           "coverage: %s%n",
@@ -647,18 +645,17 @@ public final class LoadCommand implements Callable<Integer> {
    */
   private String coverage(boolean exact, long seen, long viewRows, long padding, int epochCount) {
     StringBuilder b = new StringBuilder(exact ? "exactly once" : "NOT exactly once");
-    b.append(String.format(Locale.ROOT, ", %d of %d rows", seen, viewRows));
+    b.append(", " + Sizes.count(seen) + " of " + Sizes.count(viewRows, "row"));
     if (world > 1) {
       b.append(" (this rank's share)");
     }
     if (padding > 0) {
       b.append(
-          String.format(
-              Locale.ROOT, ", plus %d padding rows (repeats that fill the last batch)", padding));
+          ", plus " + Sizes.count(padding, "padding row") + " (repeats that fill the last batch)");
     }
     long dropped = droppedPerEpoch * epochCount;
     if (dropped > 0) {
-      b.append(String.format(Locale.ROOT, ", %d rows dropped (--drop-last)", dropped));
+      b.append(", " + Sizes.count(dropped, "row") + " dropped (--drop-last)");
     }
     return b.toString();
   }

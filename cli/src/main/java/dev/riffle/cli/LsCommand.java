@@ -89,10 +89,10 @@ public final class LsCommand implements Callable<Integer> {
         table.add(
             v,
             m.createdAt(),
-            m.files().size(),
-            m.totalRows(),
-            live,
-            InspectCommand.humanBytes(bytes),
+            Sizes.count(m.files().size()),
+            Sizes.count(m.totalRows()),
+            Sizes.count(live),
+            Sizes.bytes(bytes),
             splits.isEmpty() ? "-" : String.join(",", splits));
       }
       if (json) {

@@ -16,7 +16,14 @@ final class Sizes {
 
   /** A count and its noun, plural unless 1: "1 file", "20,000 rows". */
   static String count(long n, String noun) {
-    return count(n) + " " + noun + (n == 1 ? "" : "s");
+    return count(n) + " " + (n == 1 ? noun : plural(noun));
+  }
+
+  /** "rows", "batches", "files". */
+  static String plural(String noun) {
+    return noun.endsWith("ch") || noun.endsWith("sh") || noun.endsWith("s")
+        ? noun + "es"
+        : noun + "s";
   }
 
   /** A size in binary units: 812 B, 4.0 KiB, 140.1 MiB. */

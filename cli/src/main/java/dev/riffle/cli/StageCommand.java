@@ -363,11 +363,7 @@ public final class StageCommand implements Callable<Integer> {
       }
       progress =
           new Progress(
-              err,
-              "stage",
-              totalBytes,
-              mode.equals("auto") && System.console() != null,
-              done -> describe(done, totalBytes, (System.nanoTime() - startNanos) / 1e9));
+              err, "stage", totalBytes, mode.equals("auto") && Progress.onTerminal(), null);
     }
 
     @Override
@@ -393,8 +389,7 @@ public final class StageCommand implements Callable<Integer> {
     public synchronized void note(String line) {
       if (!mode.equals("none")) {
         // On a terminal, start below the redrawn progress line.
-        err.println(
-            (mode.equals("auto") && System.console() != null ? "\n" : "") + "stage: " + line);
+        err.println((mode.equals("auto") && Progress.onTerminal() ? "\n" : "") + "stage: " + line);
         err.flush();
       }
     }
@@ -459,18 +454,8 @@ public final class StageCommand implements Callable<Integer> {
     return n << shift;
   }
 
-  /** E.g. "1.2 GiB / 4.0 GiB (30%), 512.0 MB/s, ETA 6 s". */
+  /** The same line as the redrawn one: "1.2 GiB / 4.0 GiB (30%), 512.0 MiB/s, ETA 6 s". */
   static String describe(long done, long total, double seconds) {
-    double rate = seconds > 0 ? done / seconds : 0;
-    String eta = rate > 0 ? String.format(Locale.ROOT, "%.0f s", (total - done) / rate) : "?";
-    return InspectCommand.humanBytes(done)
-        + " / "
-        + InspectCommand.humanBytes(total)
-        + " ("
-        + (total == 0 ? 100 : 100 * done / total)
-        + "%), "
-        + String.format(Locale.ROOT, "%.1f MB/s", rate / 1e6)
-        + ", ETA "
-        + eta;
+    return Progress.line(done, total, seconds, null);
   }
 }

@@ -124,6 +124,13 @@ class DatasetCommandsTest {
     assertThat(text)
         .contains("dataset id", "version     1", "riffle generate sparse", "kind=sparse")
         .contains(files.get(2).get("sha256").asText());
+    // Sizes in binary units in text; the raw byte counts are in --json.
+    long total = 0;
+    for (JsonNode f : files) {
+      total += f.get("bytes").asLong();
+      assertThat(text).contains(Sizes.bytes(f.get("bytes").asLong()));
+    }
+    assertThat(text).contains("files       3, " + Sizes.bytes(total) + "\n");
   }
 
   @Test

@@ -343,7 +343,7 @@ class LoadCommandTest {
     assertThat(drop.get("paddingRows").asLong()).isZero();
     assertThat(drop.get("droppedRows").asLong()).isEqualTo(56);
     String text = Cli.ok("load", ds, "--batch", "64", "--drop-last").out();
-    assertThat(text).contains("coverage: exactly once, 2944 of 3000 rows, 56 rows dropped");
+    assertThat(text).contains("coverage: exactly once, 2,944 of 3,000 rows, 56 rows dropped");
     Cli.Result unmet =
         Cli.ok(
             "load",

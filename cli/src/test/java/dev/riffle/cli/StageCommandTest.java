@@ -180,6 +180,6 @@ class StageCommandTest {
   @Test
   void progressLineShowsBytesRateAndEta() {
     assertThat(StageCommand.describe(1 << 20, 4 << 20, 1.0))
-        .isEqualTo("1.0 MiB / 4.0 MiB (25%), 1.0 MB/s, ETA 3 s");
+        .isEqualTo("1.0 MiB / 4.0 MiB (25%), 1.0 MiB/s, ETA 3 s");
   }
 }

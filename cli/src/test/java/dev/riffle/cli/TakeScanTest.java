@@ -182,6 +182,13 @@ class TakeScanTest {
     // The column table (after the schema table, whose row for energy comes first).
     assertThat(text.lines().filter(l -> l.startsWith("energy")).reduce((a, b) -> b).orElseThrow())
         .endsWith("yes");
+    // Readable in 100 columns; --wide adds fields, layouts, sectors and metadata bytes.
+    assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(100));
+    assertThat(text).doesNotContain("layouts");
+    String wide = Cli.ok("inspect", path, "--wide", "--raw").out();
+    assertThat(wide).contains("layouts", "sectors", "block", "data/arrow", "(file)");
+    // Sizes in binary units, the raw byte counts in --json.
+    assertThat(text).contains("bytes           " + Sizes.bytes(info.get("bytes").asLong()));
   }
 
   @Test

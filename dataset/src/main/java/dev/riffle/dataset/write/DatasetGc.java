@@ -116,6 +116,24 @@ public final class DatasetGc {
    * @throws IOException if some manifest is unreadable (then deleting anything would be unsafe)
    */
   public static Report collect(Storage storage, Options options) throws IOException {
+    return collect(storage, options, (done, total) -> {});
+  }
+
+  /** Told how many orphans of how many were handled (deleted or kept), after each one. */
+  @FunctionalInterface
+  public interface Listener {
+    void orphansDone(long done, long total);
+  }
+
+  /**
+   * Collects garbage, telling {@code listener} of each orphan handled (deleting thousands on an
+   * object store takes minutes).
+   *
+   * @throws DatasetBusyException if a fresh lease exists and {@code options.force()} is false
+   * @throws IOException if some manifest is unreadable (then deleting anything would be unsafe)
+   */
+  public static Report collect(Storage storage, Options options, Listener listener)
+      throws IOException {
     Instant now = Instant.now();
     List<WriterLease.Status> leases = WriterLease.list(storage, now);
     List<WriterLease.Status> fresh = leases.stream().filter(l -> !l.stale()).toList();
@@ -143,7 +161,9 @@ public final class DatasetGc {
     }
     List<String> deleted = new ArrayList<>();
     List<Kept> kept = new ArrayList<>();
+    long handled = 0;
     for (String path : orphans) {
+      listener.orphansDone(handled++, orphans.size());
       boolean ofGoneWriter = leases.stream().anyMatch(l -> l.ownerGone() && l.covers(path));
       if (!ofGoneWriter) {
         Duration age;
@@ -162,6 +182,7 @@ public final class DatasetGc {
       }
       deleted.add(path);
     }
+    listener.orphansDone(orphans.size(), orphans.size());
     // Leases go after the files they name, so that an interrupted gc still knows those files.
     List<WriterLease.Status> removed = new ArrayList<>();
     for (WriterLease.Status l : leases) {

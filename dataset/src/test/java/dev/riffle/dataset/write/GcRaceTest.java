@@ -164,9 +164,16 @@ class GcRaceTest {
       assertThat(written.await(60, TimeUnit.SECONDS)).isTrue();
       List<String> unpublished =
           DatasetValidator.validate(storage, 1, false, allocator, null).orphans();
+      List<String> told = new java.util.ArrayList<>();
       DatasetGc.Report r =
-          DatasetGc.collect(storage, DatasetGc.Options.defaults().withGrace(grace).withForce(true));
+          DatasetGc.collect(
+              storage,
+              DatasetGc.Options.defaults().withGrace(grace).withForce(true),
+              (done, total) -> told.add(done + "/" + total));
       assertThat(r.leasesRemoved()).hasSize(1);
+      // Progress: each orphan before it is handled, then all of them.
+      int n = unpublished.size();
+      assertThat(told).hasSize(n + 1).startsWith("0/" + n).endsWith(n + "/" + n);
       // With the default grace the young files stay; with none they go.
       if (grace.isZero()) {
         assertThat(r.deleted()).containsExactlyInAnyOrderElementsOf(unpublished);
