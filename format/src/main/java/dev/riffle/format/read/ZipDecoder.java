@@ -61,12 +61,16 @@ final class ZipDecoder {
    */
   private void checkCrc(ByteBuffer buf, int pos, int length, long fileOffset, String what)
       throws CorruptFileException {
-    CRC32C crc = new CRC32C();
-    crc.update(buf.duplicate().limit(pos + length).position(pos));
-    if ((int) crc.getValue() != buf.getInt(pos + length)) {
+    if (!crcHolds(buf, pos, length)) {
       throw new CorruptFileException(
           resource, fileOffset, what + " of " + length + " bytes fails its checksum");
     }
+  }
+
+  private static boolean crcHolds(ByteBuffer buf, int pos, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(buf.duplicate().limit(pos + length).position(pos));
+    return (int) crc.getValue() == buf.getInt(pos + length);
   }
 
   /**
@@ -179,6 +183,9 @@ final class ZipDecoder {
   boolean measureSlot(PageInfo page, ByteBuffer buf, int pos, VectorSizes s)
       throws CorruptFileException {
     int width = page.slotWidth() - (page.recordCrcs() ? ZipLayout.RECORD_CRC_BYTES : 0);
+    if (page.recordCrcs() && !crcHolds(buf, pos, width)) {
+      return false; // its decode says what is wrong
+    }
     int start = pos;
     if (page.hasNulls()) {
       if (buf.get(pos) == 0) {
@@ -190,7 +197,12 @@ final class ZipDecoder {
     return rows.measure(new RecordInput(resource).reset(buf, start, width, 0), s);
   }
 
-  /** Sizes a record without decoding it (unverified: a false or wrong answer only costs time). */
+  /**
+   * Sizes a record without decoding it. With record CRCs, only a record whose CRC holds is
+   * measured: a damaged count would otherwise size the batch's vectors from it (gigabytes from one
+   * flipped byte) before its decode could report the damage. Without them (format 1.0), the take
+   * checked the whole page's CRC first.
+   */
   boolean measureVar(ByteBuffer buf, int pos, int length, boolean crc, VectorSizes s)
       throws CorruptFileException {
     if (length < 1) {
@@ -202,7 +214,7 @@ final class ZipDecoder {
     }
     if (crc) {
       length -= ZipLayout.RECORD_CRC_BYTES;
-      if (length < 1) {
+      if (length < 1 || !crcHolds(buf, pos, length)) {
         return false;
       }
     }
