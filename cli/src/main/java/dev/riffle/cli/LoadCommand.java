@@ -1,3 +1,6 @@
+// Why this file stays whole (over 500 lines): it is one command whose options, run loop and report
+// belong together: the report (text and JSON) reads every option and every measurement of the run,
+// and the diversity contract's checks and warnings must say what the options asked for.
 package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
