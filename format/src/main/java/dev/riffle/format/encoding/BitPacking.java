@@ -83,6 +83,44 @@ public final class BitPacking {
   }
 
   /**
+   * {@link #pack} into {@code dst[at, at + packedBytes(n, w))} of a byte array, for writers: the
+   * same stream, flushed as little-endian words straight into the array.
+   *
+   * @throws IndexOutOfBoundsException if the stream does not fit in {@code dst} from {@code at}
+   */
+  static void packInto(long[] values, int n, int w, byte[] dst, int at) {
+    int bytes = packedBytes(n, w);
+    java.util.Objects.checkFromIndexSize(at, bytes, dst.length);
+    if (n > values.length) {
+      throw new IllegalArgumentException(n + " values requested, array holds " + values.length);
+    }
+    if (w == 0) {
+      return;
+    }
+    long mask = mask(w);
+    long acc = 0;
+    int bits = 0;
+    int p = at;
+    for (int j = 0; j < n; j++) {
+      long v = values[j] & mask;
+      acc |= v << bits;
+      int total = bits + w;
+      if (total >= 64) {
+        // A whole word of the stream: its 8 bytes lie inside [at, at + bytes).
+        PackedLists.LONGS.set(dst, p, acc);
+        p += 8;
+        acc = bits == 0 ? 0 : v >>> (64 - bits);
+        total -= 64;
+      }
+      bits = total;
+    }
+    for (; bits > 0; bits -= 8) {
+      dst[p++] = (byte) acc;
+      acc >>>= 8;
+    }
+  }
+
+  /**
    * Extracts value {@code j} of width {@code w} from a packed stream starting at absolute index
    * {@code base} of {@code buf}. The buffer's position is not changed.
    *

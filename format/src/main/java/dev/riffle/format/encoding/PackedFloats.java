@@ -4,7 +4,6 @@ import dev.riffle.format.ByteSink;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.RecordInput;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
@@ -36,9 +35,6 @@ final class PackedFloats {
    */
   static final double MAX_INTEGER = 0x1p62;
 
-  /** The excesses of the list being packed: one array per writer thread. */
-  private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[1024]);
-
   private static double item(ByteBuffer src, int pos, int i, int width) {
     return width == 4 ? src.getFloat(pos + 4 * i) : src.getDouble(pos + 8 * i);
   }
@@ -61,20 +57,54 @@ final class PackedFloats {
     if (n == 0) {
       return;
     }
+    // One pass: every item as an integer into the scratch array, with their range; then the
+    // excesses in place. The first item that is not an integer sends the whole list plain.
+    long[] values = PackedLists.writerScratch(n);
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (int i = 0; i < n; i++) {
-      double x = item(src, pos, i, width);
-      // A float32 item is widened exactly; NaN, infinities, -0.0 and fractions are not integers.
-      if (!isInteger(x)) {
-        out.put((byte) FORM_PLAIN);
-        int at = out.reserve(n * width);
-        src.get(pos, out.array(), at, n * width);
-        return;
+    boolean integers = true;
+    if (width == 4 && src.hasArray()) {
+      byte[] a = src.array();
+      int base = src.arrayOffset() + pos;
+      Objects.checkFromIndexSize(base, 4 * n, a.length);
+      for (int i = 0; i < n; i++) {
+        int bits = (int) PackedLists.INTS.get(a, base + 4 * i);
+        float f = Float.intBitsToFloat(bits);
+        int k = (int) f;
+        long v;
+        // The int round trip decides most items (NaN gives 0, which fails the compare); ±0 and
+        // the saturated ends go the general way, which also rejects -0.0.
+        if ((float) k == f && k != 0 && k != Integer.MIN_VALUE && k != Integer.MAX_VALUE) {
+          v = k;
+        } else if (isInteger(f)) {
+          v = (long) f;
+        } else {
+          integers = false;
+          break;
+        }
+        values[i] = v;
+        min = Math.min(min, v);
+        max = Math.max(max, v);
       }
-      long v = (long) x;
-      min = Math.min(min, v);
-      max = Math.max(max, v);
+    } else {
+      for (int i = 0; i < n; i++) {
+        // A float32 item is widened exactly; NaN, infinities, -0.0 and fractions are not integers.
+        double x = item(src, pos, i, width);
+        if (!isInteger(x)) {
+          integers = false;
+          break;
+        }
+        long v = (long) x;
+        values[i] = v;
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+    }
+    if (!integers) {
+      out.put((byte) FORM_PLAIN);
+      int at = out.reserve(n * width);
+      src.get(pos, out.array(), at, n * width);
+      return;
     }
     out.put((byte) FORM_INTEGERS);
     PackedLists.putVarint64(out, PackedLists.zigzag(min));
@@ -83,18 +113,12 @@ final class PackedFloats {
     if (w == 0) {
       return;
     }
-    long[] excess = SCRATCH.get();
-    if (excess.length < n) {
-      excess = new long[Math.max(n, 2 * excess.length)];
-      SCRATCH.set(excess);
-    }
     for (int i = 0; i < n; i++) {
-      excess[i] = (long) item(src, pos, i, width) - min;
+      values[i] -= min;
     }
     int bytes = BitPacking.packedBytes(n, w);
     int at = out.reserve(bytes);
-    BitPacking.pack(
-        excess, n, w, ByteBuffer.wrap(out.array(), at, bytes).order(ByteOrder.LITTLE_ENDIAN));
+    BitPacking.packInto(values, n, w, out.array(), at);
   }
 
   /**

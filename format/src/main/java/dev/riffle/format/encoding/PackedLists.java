@@ -58,19 +58,38 @@ final class PackedLists {
     if (n == 0) {
       return;
     }
-    long prev = item(src, pos, 0, width, signed);
-    putVarint64(out, zigzag(prev));
+    long first = item(src, pos, 0, width, signed);
+    putVarint64(out, zigzag(first));
     if (n == 1) {
       return;
     }
+    // One pass: every delta into the scratch array, with their range; then the excesses in place.
+    long[] excess = writerScratch(n - 1);
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (int i = 1; i < n; i++) {
-      long x = item(src, pos, i, width, signed);
-      long d = x - prev;
-      min = Math.min(min, d);
-      max = Math.max(max, d);
-      prev = x;
+    long prev = first;
+    if (width == 4 && src.hasArray()) {
+      byte[] a = src.array();
+      int base = src.arrayOffset() + pos;
+      Objects.checkFromIndexSize(base, 4 * n, a.length);
+      long ext = signed ? -1L : 0xFFFFFFFFL;
+      for (int i = 1; i < n; i++) {
+        long x = (int) INTS.get(a, base + 4 * i) & ext;
+        long d = x - prev;
+        excess[i - 1] = d;
+        min = Math.min(min, d);
+        max = Math.max(max, d);
+        prev = x;
+      }
+    } else {
+      for (int i = 1; i < n; i++) {
+        long x = item(src, pos, i, width, signed);
+        long d = x - prev;
+        excess[i - 1] = d;
+        min = Math.min(min, d);
+        max = Math.max(max, d);
+        prev = x;
+      }
     }
     // max - min, read unsigned, always fits: both are signed 64-bit deltas.
     int w = BitPacking.bitWidth(max - min);
@@ -79,22 +98,27 @@ final class PackedLists {
     if (w == 0) {
       return;
     }
-    long[] excess = SCRATCH.get();
-    if (excess.length < n - 1) {
-      excess = new long[Math.max(n - 1, 2 * excess.length)];
-      SCRATCH.set(excess);
-    }
-    prev = item(src, pos, 0, width, signed);
-    for (int i = 1; i < n; i++) {
-      long x = item(src, pos, i, width, signed);
-      excess[i - 1] = x - prev - min;
-      prev = x;
+    for (int j = 0; j < n - 1; j++) {
+      excess[j] -= min;
     }
     int bytes = BitPacking.packedBytes(n - 1, w);
     int at = out.reserve(bytes);
-    BitPacking.pack(
-        excess, n - 1, w, ByteBuffer.wrap(out.array(), at, bytes).order(ByteOrder.LITTLE_ENDIAN));
+    BitPacking.packInto(excess, n - 1, w, out.array(), at);
   }
+
+  /** The writer thread's scratch array, at least {@code n} long. */
+  static long[] writerScratch(int n) {
+    long[] a = SCRATCH.get();
+    if (a.length < n) {
+      a = new long[Math.max(n, 2 * a.length)];
+      SCRATCH.set(a);
+    }
+    return a;
+  }
+
+  /** Little-endian 4-byte loads from a byte array, for the writer's one-pass loops. */
+  static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * Decodes the packed items of a list of {@code n} items (its count already read) into slots

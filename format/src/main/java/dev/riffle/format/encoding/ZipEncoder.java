@@ -1,6 +1,7 @@
 package dev.riffle.format.encoding;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ZipLayout;
 import java.util.zip.CRC32C;
@@ -67,7 +68,7 @@ public final class ZipEncoder {
    * @return rowCount + 1 record offsets relative to the start of the page
    */
   public static LongList encodeVar(PageRows rows, int zstdLevel, ByteSink out) {
-    return encodeVar(rows, zstdLevel, 0, null, out);
+    return encodeVar(rows, zstdLevel, 0, null, new ZstdTrials(), out);
   }
 
   /**
@@ -84,31 +85,50 @@ public final class ZipEncoder {
    * split record ({@link ByteSplit}) if that is at most 19/20 of it; with a {@code packer}, a
    * packed record if that is at most 19/20 of it ({@link #packWorthIt}). The smallest candidate
    * wins, ties going to packed, then zstd, then split, except that zstd beats a packed candidate
-   * only if it is at most 3/4 of it; with none the record is plain. Every valid record ends with
-   * the CRC32C of its control byte and payload; a null row is the byte 0.
+   * only if it is at most 3/4 of it; with none the record is plain. Once packing has beaten zstd
+   * {@link #PACKED_STREAK} times in a row, zstd is only sampled. Every valid record ends with the
+   * CRC32C of its control byte and payload; a null row is the byte 0.
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none
    * @param packer the column's record packer, or null for no packed records
+   * @param trials the column's zstd trial state, carried from page to page
    * @return rowCount + 1 record offsets relative to the start of the page
    */
   public static LongList encodeVar(
-      PageRows rows, int zstdLevel, int splitStride, RecordPacker packer, ByteSink out) {
+      PageRows rows,
+      int zstdLevel,
+      int splitStride,
+      RecordPacker packer,
+      ZstdTrials trials,
+      ByteSink out) {
     LongList offsets = new LongList();
     int pageStart = out.length();
+    // One zstd context per page: creating one per record (what the static Zstd calls do) cost the
+    // writer more than compressing the record.
     try (ByteSplit.Encoder splitter =
-        splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null) {
-      encodeVar(rows, zstdLevel, splitStride, splitter, packer, out, offsets, pageStart);
+            splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null;
+        ZstdCompressCtx zstd = zstdLevel > 0 ? recordContext(zstdLevel) : null) {
+      encodeVar(rows, zstd, splitStride, splitter, packer, trials, out, offsets, pageStart);
     }
     return offsets;
   }
 
+  /** A context whose frames equal those of {@code Zstd.compressByteArray(…, level)}. */
+  private static ZstdCompressCtx recordContext(int zstdLevel) {
+    ZstdCompressCtx ctx = new ZstdCompressCtx();
+    ctx.setLevel(zstdLevel);
+    ctx.setChecksum(false);
+    return ctx;
+  }
+
   private static void encodeVar(
       PageRows rows,
-      int zstdLevel,
+      ZstdCompressCtx zstd,
       int splitStride,
       ByteSplit.Encoder splitter,
       RecordPacker packer,
+      ZstdTrials trials,
       ByteSink out,
       LongList offsets,
       int pageStart) {
@@ -125,7 +145,11 @@ public final class ZipEncoder {
       int len = rows.recordEnd(valid) - from;
       valid++;
       int recordStart = out.length();
-      writeRecord(data, from, len, zstdLevel, splitStride, splitter, packer, packed, out);
+      boolean tryZstd = trials.offer();
+      int won =
+          writeRecord(
+              data, from, len, tryZstd ? zstd : null, splitStride, splitter, packer, packed, out);
+      trials.record(won == WON_PACKED, tryZstd && zstd != null);
       putRecordCrc(out, recordStart);
     }
     offsets.add(out.length() - pageStart);
@@ -134,12 +158,55 @@ public final class ZipEncoder {
   /** A zstd output buffer per thread, reused across records. */
   private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
 
-  /** Writes one valid record's control byte and payload: the smallest qualifying candidate. */
-  private static void writeRecord(
+  /**
+   * After this many records in a row won by packing against a zstd trial, zstd is tried only on
+   * every this-many-th record of the column (until it wins or packing stops qualifying).
+   */
+  static final int PACKED_STREAK = 16;
+
+  /**
+   * Which records of a column are offered to zstd. Trial compression was most of the writer's time
+   * on count matrices, where packed records win nearly always; so once packing has won {@link
+   * #PACKED_STREAK} zstd trials in a row, only every {@code PACKED_STREAK}-th record is tried,
+   * until another candidate wins. The choice depends on the column's records alone, so a file
+   * written twice from the same rows is the same file.
+   */
+  public static final class ZstdTrials {
+    private int packedStreak;
+    private long records;
+
+    /** Whether the next record is offered to zstd. */
+    boolean offer() {
+      return packedStreak < PACKED_STREAK || records % PACKED_STREAK == 0;
+    }
+
+    /** Notes the outcome of the record just written. */
+    void record(boolean packedWon, boolean zstdTried) {
+      records++;
+      if (!packedWon) {
+        packedStreak = 0;
+      } else if (zstdTried) {
+        packedStreak++;
+      }
+    }
+  }
+
+  private static final int WON_PLAIN = 0;
+  private static final int WON_PACKED = 1;
+  private static final int WON_ZSTD = 2;
+  private static final int WON_SPLIT = 3;
+
+  /**
+   * Writes one valid record's control byte and payload: the smallest qualifying candidate.
+   *
+   * @param zstd the context for a zstd candidate, or null for none
+   * @return which candidate was written ({@code WON_*})
+   */
+  private static int writeRecord(
       byte[] data,
       int from,
       int len,
-      int zstdLevel,
+      ZstdCompressCtx zstd,
       int splitStride,
       ByteSplit.Encoder splitter,
       RecordPacker packer,
@@ -155,22 +222,19 @@ public final class ZipEncoder {
     }
     long zstdBytes = -1;
     byte[][] scratch = SCRATCH.get();
-    if (zstdLevel > 0 && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
+    if (zstd != null && len >= ZSTD_MIN_BYTES && len <= ZipLayout.MAX_INFLATED_BYTES) {
       int bound = (int) Zstd.compressBound(len);
       if (scratch[0] == null || scratch[0].length < bound) {
         scratch[0] = new byte[bound];
       }
-      long n = Zstd.compressByteArray(scratch[0], 0, bound, data, from, len, zstdLevel);
+      long n = zstd.compressByteArray(scratch[0], 0, bound, data, from, len);
       // Against a packed candidate, zstd must win by as much as against the plain record: its
       // inflate costs every random read more than unpacking does.
-      if (!Zstd.isError(n)
-          && worthIt(n, len)
-          && (packedBytes < 0 || worthIt(n, (int) packedBytes))) {
+      if (worthIt(n, len) && (packedBytes < 0 || worthIt(n, (int) packedBytes))) {
         zstdBytes = n;
       }
     }
     if (splitter != null
-        && zstdLevel > 0
         && len >= ByteSplit.MIN_RECORD_BYTES
         && len <= ZipLayout.MAX_INFLATED_BYTES) {
       int mark = out.length();
@@ -179,21 +243,22 @@ public final class ZipEncoder {
       if (ByteSplit.worthIt(n, len)
           && (zstdBytes < 0 || n < zstdBytes)
           && (packedBytes < 0 || n < packedBytes)) {
-        return;
+        return WON_SPLIT;
       }
       out.truncate(mark);
     }
     if (packedBytes >= 0 && zstdBytes < 0) {
       out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED));
       out.put(packed.array(), 0, packed.length());
-      return;
+      return WON_PACKED;
     }
     if (zstdBytes >= 0) {
       out.put((byte) (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_ZSTD));
       out.put(scratch[0], 0, (int) zstdBytes);
-      return;
+      return WON_ZSTD;
     }
     out.put((byte) ZipLayout.CONTROL_VALID);
     out.put(data, from, len);
+    return WON_PLAIN;
   }
 }

@@ -59,6 +59,8 @@ final class ColumnWriter {
   /** Packs the integer lists of ZIP_VAR records (format 1.3), null if this column never does. */
   private final RecordPacker packer;
 
+  private final ZipEncoder.ZstdTrials zstdTrials = new ZipEncoder.ZstdTrials();
+
   /** Page statistics per field of the column, in column order (FORMAT.md §4.5). */
   private final PageStatsCollector[] stats;
 
@@ -253,7 +255,7 @@ final class ColumnWriter {
         if (splitStride > 0 || packer != null) {
           // Split and packed records differ in size, so they need ZIP_VAR and its index: worth it
           // only if the page shrinks by 1/20 at least (FORMAT.md §5.5).
-          index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
+          index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, zstdTrials, page);
           long fixedBytes =
               (long) rows.rowCount()
                   * (recordBytes
@@ -269,7 +271,7 @@ final class ColumnWriter {
         slotWidth = ZipEncoder.encodeFixed(rows, recordBytes, page);
         break;
       default:
-        index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, page);
+        index = ZipEncoder.encodeVar(rows, zstdLevel, splitStride, packer, zstdTrials, page);
     }
     long offset = out.alignToSector();
     out.write(page.array(), 0, page.length());

@@ -113,6 +113,12 @@ class PackedFloatsTest {
         // Exact integers at the ends of the ranges still pack.
         c.setSafe(a, 16777216f);
         d.setSafe((int) b, -0x1p62);
+        // Where a float-to-int conversion saturates or meets zero, the writer's fast path must
+        // hand over to the general test: ±2^31 and 2^40 are integers, +0 packs, -0 does not.
+        float[] edges = {0x1p31f, -0x1p31f, 0x1p40f, 0f};
+        for (int j = 1; j < Math.min(k, 1 + edges.length); j++) {
+          c.setSafe(a + j, edges[j - 1]);
+        }
       }
       genes.endValue(i, k);
       counts.endValue(i, k);
