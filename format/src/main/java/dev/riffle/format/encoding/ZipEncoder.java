@@ -4,6 +4,11 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.ZipLayout;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
 /** Writes ZIP_FIXED and ZIP_VAR pages ({@link ZipLayout}). */
@@ -86,8 +91,10 @@ public final class ZipEncoder {
    * packed record if that is at most 19/20 of it ({@link #packWorthIt}). The smallest candidate
    * wins, ties going to packed, then zstd, then split, except that zstd beats a packed candidate
    * only if it is at most 3/4 of it; with none the record is plain. Once packing has beaten zstd
-   * {@link #PACKED_STREAK} times in a row, zstd is only sampled. Every valid record ends with the
-   * CRC32C of its control byte and payload; a null row is the byte 0.
+   * {@link #PACKED_STREAK} times in a row, zstd is only sampled ({@link ZstdTrials}). Records of a
+   * large page are encoded by several threads, each a contiguous part; the bytes are the same
+   * whatever the number of threads. Every valid record ends with the CRC32C of its control byte and
+   * payload; a null row is the byte 0.
    *
    * @param zstdLevel compression level, or 0 to never compress
    * @param splitStride plane stride for split records (2, 4 or 8), or 0 for none
@@ -102,16 +109,176 @@ public final class ZipEncoder {
       RecordPacker packer,
       ZstdTrials trials,
       ByteSink out) {
+    return encodeVar(
+        rows, zstdLevel, splitStride, packer, trials, out, parts(rows, zstdLevel, packer));
+  }
+
+  /** {@link #encodeVar} with the page's rows shared among {@code parts} threads. */
+  static LongList encodeVar(
+      PageRows rows,
+      int zstdLevel,
+      int splitStride,
+      RecordPacker packer,
+      ZstdTrials trials,
+      ByteSink out,
+      int parts) {
+    int n = rows.rowCount();
+    // Which records are offered to zstd is fixed for the whole page before any is encoded, so
+    // that the page's bytes do not depend on how its records are shared among threads.
+    boolean sampling = trials.sampling();
+    long firstRecord = trials.records();
+    byte[] won = new byte[n];
     LongList offsets = new LongList();
     int pageStart = out.length();
-    // One zstd context per page: creating one per record (what the static Zstd calls do) cost the
-    // writer more than compressing the record.
-    try (ByteSplit.Encoder splitter =
-            splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null;
-        ZstdCompressCtx zstd = zstdLevel > 0 ? recordContext(zstdLevel) : null) {
-      encodeVar(rows, zstd, splitStride, splitter, packer, trials, out, offsets, pageStart);
+    if (parts == 1) {
+      long[] at = new long[n];
+      encodeRows(
+          rows, 0, n, 0, firstRecord, sampling, zstdLevel, splitStride, packer, out, at, won);
+      for (int r = 0; r < n; r++) {
+        offsets.add(at[r] - pageStart);
+      }
+    } else {
+      Part[] work = new Part[parts];
+      int valid = 0;
+      int row = 0;
+      for (int p = 0; p < parts; p++) {
+        int end = (int) ((long) n * (p + 1) / parts);
+        int firstValid = valid;
+        for (int r = row; r < end; r++) {
+          valid += rows.isValid(r) ? 1 : 0;
+        }
+        int from = row;
+        work[p] =
+            new Part(
+                () -> {
+                  ByteSink sink = new ByteSink(64 * 1024);
+                  long[] at = new long[end - from];
+                  encodeRows(
+                      rows,
+                      from,
+                      end,
+                      firstValid,
+                      firstRecord,
+                      sampling,
+                      zstdLevel,
+                      splitStride,
+                      packer,
+                      sink,
+                      at,
+                      won);
+                  return new Encoded(sink, at);
+                });
+        row = end;
+      }
+      for (int p = 1; p < parts && EncodePool.INSTANCE != null; p++) {
+        EncodePool.INSTANCE.execute(work[p]);
+      }
+      for (Part part : work) {
+        Encoded e = part.result();
+        long base = out.length() - pageStart;
+        for (long a : e.at) {
+          offsets.add(base + a);
+        }
+        out.put(e.sink.array(), 0, e.sink.length());
+      }
+    }
+    offsets.add(out.length() - pageStart);
+    for (int r = 0; r < n; r++) {
+      if (rows.isValid(r)) {
+        trials.record((won[r] & 3) == WON_PACKED, (won[r] & TRIED) != 0);
+      }
     }
     return offsets;
+  }
+
+  /**
+   * Records of a page are shared among threads only when packing or zstd gives each enough work to
+   * pay for the hand-over: at least this many records per thread.
+   */
+  private static final int MIN_PART_RECORDS = 16;
+
+  /** Pages whose records are fewer bytes than this are encoded by the calling thread alone. */
+  private static final int MIN_PARALLEL_BYTES = 64 * 1024;
+
+  private static int parts(PageRows rows, int zstdLevel, RecordPacker packer) {
+    if ((packer == null && zstdLevel <= 0) || rows.bytes() < MIN_PARALLEL_BYTES) {
+      return 1;
+    }
+    int threads = EncodePool.THREADS + 1;
+    return Math.max(1, Math.min(threads, rows.validCount() / MIN_PART_RECORDS));
+  }
+
+  /** One part's bytes and its rows' offsets within them. */
+  private record Encoded(ByteSink sink, long[] at) {}
+
+  /**
+   * A part of a page, run by whichever thread claims it first: a pool thread, or the writer's own
+   * thread when it comes to collect a part no pool thread has started (so a busy pool never makes a
+   * writer wait for work it could do itself).
+   */
+  private static final class Part implements Runnable {
+    private final Supplier<Encoded> work;
+    private final AtomicBoolean claimed = new AtomicBoolean();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private Encoded result;
+    private Throwable error;
+
+    Part(Supplier<Encoded> work) {
+      this.work = work;
+    }
+
+    @Override
+    public void run() {
+      if (!claimed.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        result = work.get();
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    Encoded result() {
+      run();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          // The part is already running on a pool thread and finishes on its own; wait for it.
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      if (error instanceof RuntimeException e) {
+        throw e;
+      }
+      if (error instanceof Error e) {
+        throw e;
+      }
+      return result;
+    }
+  }
+
+  /** The encoding threads every writer of the process shares: one fewer than the cores. */
+  private static final class EncodePool {
+    static final int THREADS = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+    static final ExecutorService INSTANCE =
+        THREADS == 0
+            ? null
+            : Executors.newFixedThreadPool(
+                THREADS,
+                r -> {
+                  Thread t = new Thread(r, "riffle-encode");
+                  t.setDaemon(true);
+                  return t;
+                });
   }
 
   /** A context whose frames equal those of {@code Zstd.compressByteArray(…, level)}. */
@@ -122,37 +289,61 @@ public final class ZipEncoder {
     return ctx;
   }
 
-  private static void encodeVar(
+  /** Marks, in a row's outcome, that its record was offered to zstd. */
+  private static final int TRIED = 4;
+
+  /**
+   * Encodes rows {@code [from, to)} (the first of them preceded by {@code firstValid} valid rows)
+   * into {@code out}: {@code at[r - from]} gets where row r starts in {@code out}, {@code won[r]}
+   * its outcome.
+   */
+  private static void encodeRows(
       PageRows rows,
-      ZstdCompressCtx zstd,
+      int from,
+      int to,
+      int firstValid,
+      long firstRecord,
+      boolean sampling,
+      int zstdLevel,
       int splitStride,
-      ByteSplit.Encoder splitter,
       RecordPacker packer,
-      ZstdTrials trials,
       ByteSink out,
-      LongList offsets,
-      int pageStart) {
+      long[] at,
+      byte[] won) {
     byte[] data = rows.array();
-    ByteSink packed = packer != null ? new ByteSink(4096) : null;
-    int valid = 0;
-    for (int r = 0; r < rows.rowCount(); r++) {
-      offsets.add(out.length() - pageStart);
-      if (!rows.isValid(r)) {
-        out.put((byte) 0);
-        continue;
+    // One zstd context per part: creating one per record (what the static Zstd calls do) cost the
+    // writer more than compressing the record.
+    try (ByteSplit.Encoder splitter =
+            splitStride > 0 && zstdLevel > 0 ? new ByteSplit.Encoder(zstdLevel) : null;
+        ZstdCompressCtx zstd = zstdLevel > 0 ? recordContext(zstdLevel) : null) {
+      ByteSink packed = packer != null ? new ByteSink(4096) : null;
+      int valid = firstValid;
+      for (int r = from; r < to; r++) {
+        at[r - from] = out.length();
+        if (!rows.isValid(r)) {
+          out.put((byte) 0);
+          continue;
+        }
+        int start = rows.recordStart(valid);
+        int len = rows.recordEnd(valid) - start;
+        boolean tryZstd = zstd != null && ZstdTrials.offer(sampling, firstRecord + valid);
+        valid++;
+        int recordStart = out.length();
+        int w =
+            writeRecord(
+                data,
+                start,
+                len,
+                tryZstd ? zstd : null,
+                splitStride,
+                splitter,
+                packer,
+                packed,
+                out);
+        won[r] = (byte) (w | (tryZstd ? TRIED : 0));
+        putRecordCrc(out, recordStart);
       }
-      int from = rows.recordStart(valid);
-      int len = rows.recordEnd(valid) - from;
-      valid++;
-      int recordStart = out.length();
-      boolean tryZstd = trials.offer();
-      int won =
-          writeRecord(
-              data, from, len, tryZstd ? zstd : null, splitStride, splitter, packer, packed, out);
-      trials.record(won == WON_PACKED, tryZstd && zstd != null);
-      putRecordCrc(out, recordStart);
     }
-    offsets.add(out.length() - pageStart);
   }
 
   /** A zstd output buffer per thread, reused across records. */
@@ -167,20 +358,30 @@ public final class ZipEncoder {
   /**
    * Which records of a column are offered to zstd. Trial compression was most of the writer's time
    * on count matrices, where packed records win nearly always; so once packing has won {@link
-   * #PACKED_STREAK} zstd trials in a row, only every {@code PACKED_STREAK}-th record is tried,
-   * until another candidate wins. The choice depends on the column's records alone, so a file
-   * written twice from the same rows is the same file.
+   * #PACKED_STREAK} zstd trials in a row, the next pages offer only every {@code PACKED_STREAK}-th
+   * record, until another candidate wins. The choice depends on the column's records alone, so a
+   * file written twice from the same rows is the same file.
    */
   public static final class ZstdTrials {
     private int packedStreak;
     private long records;
 
-    /** Whether the next record is offered to zstd. */
-    boolean offer() {
-      return packedStreak < PACKED_STREAK || records % PACKED_STREAK == 0;
+    /** Whether the next page only samples zstd. */
+    boolean sampling() {
+      return packedStreak >= PACKED_STREAK;
     }
 
-    /** Notes the outcome of the record just written. */
+    /** Valid records of the column so far. */
+    long records() {
+      return records;
+    }
+
+    /** Whether the column's record number {@code record} is offered to zstd. */
+    static boolean offer(boolean sampling, long record) {
+      return !sampling || record % PACKED_STREAK == 0;
+    }
+
+    /** Notes the outcome of the next record, in column order. */
     void record(boolean packedWon, boolean zstdTried) {
       records++;
       if (!packedWon) {
