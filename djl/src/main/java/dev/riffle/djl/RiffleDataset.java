@@ -62,6 +62,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   private final LoaderOptions options;
   private final BatchConverter converter;
   private final BufferAllocator allocator;
+  private final BatchBuffers buffers;
   private final LoaderState resumeFrom;
   private final boolean trimPadding;
   private Loader loader;
@@ -93,6 +94,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     this.trimPadding = b.trimPadding;
     this.allocator =
         b.allocator.newChildAllocator("riffle-djl-" + IDS.incrementAndGet(), 0, Long.MAX_VALUE);
+    this.buffers = new BatchBuffers(allocator);
   }
 
   /** Starts a builder over a view of a dataset: all rows, or a split. */
@@ -203,22 +205,26 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
    */
   private void readAhead() {
     try {
+      // Loader.state() hashes the sampler each call: one call a batch, the state after a batch
+      // being the state before the next.
+      LoaderState before = loader.state();
       while (!stop) {
-        LoaderState before = loader.state();
         VectorSchemaRoot root = loader.next();
         if (root == null) {
           put(reads, END);
           return;
         }
+        LoaderState after = loader.state();
         Read r =
             new Read(
                 root,
-                loader.lastRows().clone(),
-                trimPadding ? loader.lastPadding().clone() : null,
+                loader.lastRows(),
+                trimPadding ? loader.lastPadding() : null,
                 loader.plan().batchCount(),
                 before,
-                loader.state(),
+                after,
                 loader.metrics());
+        before = after;
         if (!put(reads, r)) {
           root.close();
           return;
@@ -402,7 +408,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     try {
       long[] rows = r.rows();
       int[] keep = trimPadding ? kept(r.padding()) : null;
-      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
+      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, buffers);
       if (c.borrowsBatch()) {
         bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
         attached = true;
@@ -482,6 +488,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     return beforeLast;
   }
 
+  /** The pool the batches are copied into (for tests). */
+  BatchBuffers buffers() {
+    return buffers;
+  }
+
   /** Batches converted ahead and waiting to be handed out (for tests). */
   int queued() {
     return queue.size() + (pending == null ? 0 : 1);
@@ -521,6 +532,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
           loader.close();
         }
       } finally {
+        buffers.close();
         allocator.close();
       }
     }
@@ -650,6 +662,12 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
      * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
      * @throws NullPointerException if the options or the allocator were not given
      */
+    /** The converter of the named columns (checked against the schema), for benchmarks. */
+    BatchConverter converter() {
+      return new BatchConverter(
+          view.dataset().schema(), view.dataset().storage().uri(), features, label, normalization);
+    }
+
     public RiffleDataset build() {
       if (options == null) {
         throw new NullPointerException("options(LoaderOptions) is required");

@@ -29,12 +29,14 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
   private final DatasetView view;
   private final BatchConverter converter;
   private final BufferAllocator allocator;
+  private final BatchBuffers buffers;
 
   private RiffleRandomAccessDataset(Builder b, BatchConverter converter) {
     super(b);
     this.view = b.view;
     this.converter = converter;
     this.allocator = b.allocator.newChildAllocator("riffle-djl-records", 0, Long.MAX_VALUE);
+    this.buffers = new BatchBuffers(allocator);
   }
 
   public static Builder builder(DatasetView view) {
@@ -47,7 +49,7 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
       // keep = {0}: always a copy, so the record does not point into the row it was read from.
       BatchConverter.Converted c =
           converter.convert(
-              row, new long[] {view.globalRow(index)}, new int[] {0}, true, manager, allocator);
+              row, new long[] {view.globalRow(index)}, new int[] {0}, true, manager, buffers);
       return new Record(c.data(), c.labels());
     }
   }
@@ -63,6 +65,7 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
   /** Closes the allocator: fails if a batch is still open. */
   @Override
   public void close() {
+    buffers.close();
     allocator.close();
   }
 
