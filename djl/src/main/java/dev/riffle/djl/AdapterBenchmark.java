@@ -213,7 +213,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
               .label("cell_type")
               .normalization(normalization())
               .allocator(allocator);
-      BatchConverter c = spec.converter();
+      BatchConverter c = spec.columns().converter(view.dataset());
       try (BatchBuffers buffers = new BatchBuffers(allocator)) {
         for (int round = 0; round < convertOnly; round++) {
           long samples = 0;

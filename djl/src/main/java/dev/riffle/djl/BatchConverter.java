@@ -5,7 +5,10 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,6 +24,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -43,20 +47,27 @@ import org.apache.arrow.vector.types.pojo.Field;
 final class BatchConverter {
   private final List<Feature> features;
   private final String label;
+  // Every label must lie in [0, classes): the number given, or a categorical column's codes.
+  private final long classes;
+  private final String classesFrom;
   private final Normalization normalization;
   private final List<String> columns;
 
   /**
-   * @param schema the dataset's schema, to check the features against
-   * @param where the dataset's URI, for messages
-   * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
+   * @param dataset the dataset, to check the columns against its schema
+   * @param classes the label's number of classes, or 0 for a categorical label's codes
+   * @throws IllegalArgumentException naming the column that is missing or of an unsupported type,
+   *     or an integer label without its number of classes
+   * @throws UncheckedIOException if a categorical label's dictionary cannot be read
    */
   BatchConverter(
-      RiffleSchema schema,
-      String where,
+      Dataset dataset,
       List<Feature> features,
       String label,
+      long classes,
       Normalization normalization) {
+    RiffleSchema schema = dataset.schema();
+    String where = dataset.storage().uri();
     if (features.isEmpty()) {
       throw new IllegalArgumentException("name at least one feature column");
     }
@@ -87,8 +98,46 @@ final class BatchConverter {
             "column '" + label + "' is both a feature and the label");
       }
       all.add(label);
+      this.classes = classes > 0 ? classes : codes(dataset, field);
+      this.classesFrom = classes > 0 ? "the number of classes given" : "its dictionary's codes";
+    } else {
+      this.classes = 0;
+      this.classesFrom = null;
     }
     this.columns = List.copyOf(all);
+  }
+
+  /** A categorical label's number of codes (its dictionary's size); an integer label has none. */
+  private static long codes(Dataset dataset, Field field) {
+    if (field.getDictionary() == null) {
+      throw new IllegalArgumentException(
+          "label column '"
+              + field.getName()
+              + "' holds integers, not categorical codes: give its number of classes, label(\""
+              + field.getName()
+              + "\", classes), so that each label is checked against it");
+    }
+    try {
+      Dictionary d = dataset.dictionaries().lookup(field.getDictionary().getId());
+      if (d == null) {
+        throw new IllegalArgumentException(
+            "label column '"
+                + field.getName()
+                + "' is categorical but "
+                + dataset.storage().uri()
+                + " has no dictionary for it");
+      }
+      return d.getVector().getValueCount();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "reading the dictionary of label column '"
+              + field.getName()
+              + "' from "
+              + dataset.storage().uri()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** The columns a batch must hold: the features', then the label. */
@@ -599,7 +648,22 @@ final class BatchConverter {
         throw new IllegalArgumentException(
             "label column '" + label + "' is null at " + rowName(rows, r));
       }
-      b.setLong(8L * k, codes.getValueAsLong(r));
+      long c = codes.getValueAsLong(r);
+      // One comparison: a negative label is a large unsigned one.
+      if (Long.compareUnsigned(c, classes) >= 0) {
+        throw new IllegalArgumentException(
+            "label column '"
+                + label
+                + "' holds "
+                + c
+                + " at "
+                + rowName(rows, r)
+                + ", outside [0, "
+                + classes
+                + "), "
+                + classesFrom);
+      }
+      b.setLong(8L * k, c);
     }
     return out.wrap(b, 0, 8L * m, out.single ? new Shape() : new Shape(m), DataType.INT64);
   }

@@ -577,13 +577,14 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** Names the columns and how they become arrays; {@link #build()} checks them. */
-  public static final class Builder {
+  /**
+   * Names the columns and how they become arrays (the setters of {@link Columns}) and how the
+   * loader runs; {@link #build()} checks them.
+   */
+  public static final class Builder implements Columns<Builder> {
     private final DatasetView view;
-    private final List<Feature> features = new ArrayList<>();
+    private final ColumnSpec columns = new ColumnSpec();
     private LoaderOptions options;
-    private String label;
-    private Normalization normalization = Normalization.none();
     private BufferAllocator allocator;
     private LoaderState resumeFrom;
     private boolean trimPadding;
@@ -592,45 +593,19 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       this.view = view;
     }
 
+    @Override
+    public ColumnSpec columns() {
+      return columns;
+    }
+
+    @Override
+    public Builder self() {
+      return this;
+    }
+
     /** How the loader runs (sampler, batch, seed, epochs, rank and world, threads, memory). */
     public Builder options(LoaderOptions o) {
       this.options = o;
-      return this;
-    }
-
-    /** Numeric scalar columns as one {@code float32 [batch, k]} array ({@link Feature.Dense}). */
-    public Builder dense(String... columns) {
-      features.add(new Feature.Dense(List.of(columns)));
-      return this;
-    }
-
-    /** A fixed-size list column as one {@code float32 [batch, d]} array. */
-    public Builder vector(String column) {
-      features.add(new Feature.Vector(column));
-      return this;
-    }
-
-    /** A sparse row group densified into one {@code float32 [batch, width]} array. */
-    public Builder sparse(String indices, String values, int width) {
-      features.add(new Feature.Sparse(indices, values, width, false));
-      return this;
-    }
-
-    /** A sparse row group as CSR arrays: indptr, indices, values ({@link Feature.Sparse}). */
-    public Builder csr(String indices, String values, int width) {
-      features.add(new Feature.Sparse(indices, values, width, true));
-      return this;
-    }
-
-    /** The label: a categorical (or integer) column, handed out as {@code int64 [batch]}. */
-    public Builder label(String column) {
-      this.label = column;
-      return this;
-    }
-
-    /** What is done to sparse values on the way (default none). */
-    public Builder normalization(Normalization n) {
-      this.normalization = n;
       return this;
     }
 
@@ -659,15 +634,10 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
 
     /**
-     * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
+     * @throws IllegalArgumentException naming the column that is missing or of an unsupported type,
+     *     or an integer label without its number of classes
      * @throws NullPointerException if the options or the allocator were not given
      */
-    /** The converter of the named columns (checked against the schema), for benchmarks. */
-    BatchConverter converter() {
-      return new BatchConverter(
-          view.dataset().schema(), view.dataset().storage().uri(), features, label, normalization);
-    }
-
     public RiffleDataset build() {
       if (options == null) {
         throw new NullPointerException("options(LoaderOptions) is required");
@@ -675,13 +645,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       if (allocator == null) {
         throw new NullPointerException("allocator(BufferAllocator) is required");
       }
-      BatchConverter c =
-          new BatchConverter(
-              view.dataset().schema(),
-              view.dataset().storage().uri(),
-              features,
-              label,
-              normalization);
+      BatchConverter c = columns.converter(view.dataset());
       if (resumeFrom != null) {
         resumeFrom.check(options.sampler(), view.dataset().version(), view.name());
       }
