@@ -438,8 +438,9 @@ final class BatchConverter {
         double sum = rowSum(vc, va, sv, n);
         f = sum == 0 ? 0f : (float) (normalization.targetSum() / sum);
       }
-      if (va != 0) {
-        long ve = va + 4L * sv;
+      long ve = va + 4L * sv;
+      if (va != 0 && !scale) {
+        // float32 values as they are: raw bits, no trip through a float register.
         for (int e = 0; e < n; e++) {
           int c = MemoryUtil.getInt(ie + 4L * e);
           // Checked before the raw write it places (one comparison: a negative index is a large
@@ -447,8 +448,16 @@ final class BatchConverter {
           if (Integer.compareUnsigned(c, width) >= 0) {
             throw badIndex(s, c, width, rows, r);
           }
+          MemoryUtil.putInt(row + 4L * c, MemoryUtil.getInt(ve + 4L * e));
+        }
+      } else if (va != 0) {
+        for (int e = 0; e < n; e++) {
+          int c = MemoryUtil.getInt(ie + 4L * e);
+          if (Integer.compareUnsigned(c, width) >= 0) {
+            throw badIndex(s, c, width, rows, r);
+          }
           float v = Float.intBitsToFloat(MemoryUtil.getInt(ve + 4L * e));
-          MemoryUtil.putInt(row + 4L * c, Float.floatToRawIntBits(scale ? v * f : v));
+          MemoryUtil.putInt(row + 4L * c, Float.floatToRawIntBits(v * f));
         }
       } else {
         for (int e = 0; e < n; e++) {
