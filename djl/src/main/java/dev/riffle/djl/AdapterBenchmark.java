@@ -65,6 +65,12 @@ public final class AdapterBenchmark implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "8")
   int threads;
 
+  @Option(
+      names = "--epochs",
+      defaultValue = "1",
+      description = "Epochs a run (longer runs: less noise from the JIT and the machine).")
+  long epochs;
+
   @Option(names = "--memory-mb", defaultValue = "1024")
   long memoryMb;
 
@@ -82,6 +88,14 @@ public final class AdapterBenchmark implements Callable<Integer> {
       defaultValue = "0",
       description = "Also time the RandomAccessDataset path over this many batches.")
   int recordsBatches;
+
+  @Option(
+      names = "--convert-only",
+      defaultValue = "0",
+      description =
+          "Instead: convert the first 16 loader batches this many times over on one thread and"
+              + " print that thread's CPU time per sample (conversion and freeing only).")
+  int convertOnly;
 
   private final PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
 
@@ -103,7 +117,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
               sampler(),
               batch,
               1,
-              1,
+              epochs,
               0,
               1,
               Tail.PAD,
@@ -121,10 +135,16 @@ public final class AdapterBenchmark implements Callable<Integer> {
           batch,
           form,
           normalize);
+      if (convertOnly > 0) {
+        convertOnly(view, o, batches, genes);
+        return 0;
+      }
       List<Double> loaderRates = new ArrayList<>();
       List<Double> adapterRates = new ArrayList<>();
       List<Double> loaderCpu = new ArrayList<>();
       List<Double> adapterCpu = new ArrayList<>();
+      List<Double> loaderAppCpu = new ArrayList<>();
+      List<Double> adapterAppCpu = new ArrayList<>();
       // One warm-up of each, not counted: class loading, JIT, page cache.
       bare(view, o, batches);
       adapter(view, o, batches, manager, genes);
@@ -135,21 +155,26 @@ public final class AdapterBenchmark implements Callable<Integer> {
         loaderCpu.add(a[1]);
         adapterRates.add(b[0]);
         adapterCpu.add(b[1]);
+        loaderAppCpu.add(a[2]);
+        adapterAppCpu.add(b[2]);
         out.printf(
             Locale.ROOT,
-            "run %d: loader %.0f samples/s (%.2f cpu us/sample), adapter %.0f samples/s (%.2f cpu"
-                + " us/sample), ratio %.3f%n",
+            "run %d: loader %.0f samples/s (%.2f cpu us/sample, %.2f without JIT), adapter %.0f"
+                + " samples/s (%.2f cpu us/sample, %.2f without JIT), ratio %.3f%n",
             r + 1,
             a[0],
             a[1],
+            a[2],
             b[0],
             b[1],
+            b[2],
             b[0] / a[0]);
       }
       out.printf(
           Locale.ROOT,
           "median: loader %.0f samples/s [%.0f..%.0f], adapter %.0f samples/s [%.0f..%.0f],"
-              + " ratio of medians %.3f; cpu us/sample loader %.2f, adapter %.2f%n",
+              + " ratio of medians %.3f; cpu us/sample loader %.2f, adapter %.2f; without the JIT"
+              + " compiler threads: loader %.2f, adapter %.2f, difference of medians %.2f%n",
           median(loaderRates),
           min(loaderRates),
           max(loaderRates),
@@ -158,7 +183,10 @@ public final class AdapterBenchmark implements Callable<Integer> {
           max(adapterRates),
           median(adapterRates) / median(loaderRates),
           median(loaderCpu),
-          median(adapterCpu));
+          median(adapterCpu),
+          median(loaderAppCpu),
+          median(adapterAppCpu),
+          median(adapterAppCpu) - median(loaderAppCpu));
       if (recordsBatches > 0) {
         records(view, batches, manager, genes);
       }
@@ -166,11 +194,54 @@ public final class AdapterBenchmark implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * The conversion alone, on real batches held in memory: this thread's CPU time (robust to other
+   * load on the machine) per sample, for the features and labels of {@link #adapter}, each batch
+   * converted into a manager of its own and freed, as {@link RiffleDataset} does per batch.
+   */
+  private void convertOnly(DatasetView view, LoaderOptions o, BufferAllocator allocator, int genes)
+      throws Exception {
+    List<VectorSchemaRoot> held = new ArrayList<>();
+    List<long[]> rows = new ArrayList<>();
+    try (Loader loader = Loader.open(view, o, allocator)) {
+      for (VectorSchemaRoot b; held.size() < 16 && (b = loader.next()) != null; ) {
+        held.add(b);
+        rows.add(loader.lastRows());
+      }
+      RiffleDataset.Builder spec =
+          features(RiffleDataset.builder(view).options(o), genes)
+              .label("cell_type")
+              .normalization(normalization())
+              .allocator(allocator);
+      BatchConverter c = spec.columns().converter(view.dataset());
+      try (BatchBuffers buffers = new BatchBuffers(allocator)) {
+        for (int round = 0; round < convertOnly; round++) {
+          long samples = 0;
+          long c0 = Cpu.threadNanos();
+          for (int i = 0; i < held.size(); i++) {
+            try (NDManager bm = NDManager.newBaseManager()) {
+              c.convert(held.get(i), rows.get(i), null, false, bm, buffers);
+            }
+            samples += held.get(i).getRowCount();
+          }
+          out.printf(
+              Locale.ROOT,
+              "round %d: conversion %.3f thread cpu us/sample%n",
+              round + 1,
+              (Cpu.threadNanos() - c0) / 1e3 / samples);
+        }
+      }
+    } finally {
+      held.forEach(VectorSchemaRoot::close);
+    }
+  }
+
   private double[] bare(DatasetView view, LoaderOptions o, BufferAllocator allocator)
       throws Exception {
     long rows = 0;
     long t0 = System.nanoTime();
     long c0 = Cpu.processNanos();
+    long j0 = Cpu.compilerNanos();
     try (Loader loader = Loader.open(view, o, allocator)) {
       while (true) {
         VectorSchemaRoot b = loader.next();
@@ -181,8 +252,15 @@ public final class AdapterBenchmark implements Callable<Integer> {
         b.close();
       }
     }
+    return rates(rows, t0, c0, j0);
+  }
+
+  /** Samples/s, CPU µs/sample of the process, and of the process without the JIT compiler. */
+  private static double[] rates(long rows, long t0, long c0, long j0) {
     double s = (System.nanoTime() - t0) / 1e9;
-    return new double[] {rows / s, (Cpu.processNanos() - c0) / 1e3 / rows};
+    long cpu = Cpu.processNanos() - c0;
+    long jit = Cpu.compilerNanos() - j0;
+    return new double[] {rows / s, cpu / 1e3 / rows, (cpu - jit) / 1e3 / rows};
   }
 
   private double[] adapter(
@@ -191,19 +269,21 @@ public final class AdapterBenchmark implements Callable<Integer> {
     long rows = 0;
     long t0 = System.nanoTime();
     long c0 = Cpu.processNanos();
+    long j0 = Cpu.compilerNanos();
     try (RiffleDataset ds =
         features(RiffleDataset.builder(view).options(o), genes)
             .label("cell_type")
             .normalization(normalization())
             .allocator(allocator)
             .build()) {
-      for (Batch b : ds.getData(manager)) {
-        rows += b.getSize();
-        b.close();
+      for (long e = 0; e < epochs; e++) {
+        for (Batch b : ds.getData(manager)) {
+          rows += b.getSize();
+          b.close();
+        }
       }
     }
-    double s = (System.nanoTime() - t0) / 1e9;
-    return new double[] {rows / s, (Cpu.processNanos() - c0) / 1e3 / rows};
+    return rates(rows, t0, c0, j0);
   }
 
   private void records(DatasetView view, BufferAllocator allocator, NDManager manager, int genes)

@@ -62,6 +62,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   private final LoaderOptions options;
   private final BatchConverter converter;
   private final BufferAllocator allocator;
+  private final BatchBuffers buffers;
   private final LoaderState resumeFrom;
   private final boolean trimPadding;
   private Loader loader;
@@ -93,6 +94,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     this.trimPadding = b.trimPadding;
     this.allocator =
         b.allocator.newChildAllocator("riffle-djl-" + IDS.incrementAndGet(), 0, Long.MAX_VALUE);
+    this.buffers = new BatchBuffers(allocator);
   }
 
   /** Starts a builder over a view of a dataset: all rows, or a split. */
@@ -203,22 +205,26 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
    */
   private void readAhead() {
     try {
+      // Loader.state() hashes the sampler each call: one call a batch, the state after a batch
+      // being the state before the next.
+      LoaderState before = loader.state();
       while (!stop) {
-        LoaderState before = loader.state();
         VectorSchemaRoot root = loader.next();
         if (root == null) {
           put(reads, END);
           return;
         }
+        LoaderState after = loader.state();
         Read r =
             new Read(
                 root,
-                loader.lastRows().clone(),
-                trimPadding ? loader.lastPadding().clone() : null,
+                loader.lastRows(),
+                trimPadding ? loader.lastPadding() : null,
                 loader.plan().batchCount(),
                 before,
-                loader.state(),
+                after,
                 loader.metrics());
+        before = after;
         if (!put(reads, r)) {
           root.close();
           return;
@@ -402,7 +408,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     try {
       long[] rows = r.rows();
       int[] keep = trimPadding ? kept(r.padding()) : null;
-      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, allocator);
+      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, buffers);
       if (c.borrowsBatch()) {
         bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
         attached = true;
@@ -482,6 +488,11 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     return beforeLast;
   }
 
+  /** The pool the batches are copied into (for tests). */
+  BatchBuffers buffers() {
+    return buffers;
+  }
+
   /** Batches converted ahead and waiting to be handed out (for tests). */
   int queued() {
     return queue.size() + (pending == null ? 0 : 1);
@@ -521,6 +532,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
           loader.close();
         }
       } finally {
+        buffers.close();
         allocator.close();
       }
     }
@@ -565,13 +577,14 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** Names the columns and how they become arrays; {@link #build()} checks them. */
-  public static final class Builder {
+  /**
+   * Names the columns and how they become arrays (the setters of {@link Columns}) and how the
+   * loader runs; {@link #build()} checks them.
+   */
+  public static final class Builder implements Columns<Builder> {
     private final DatasetView view;
-    private final List<Feature> features = new ArrayList<>();
+    private final ColumnSpec columns = new ColumnSpec();
     private LoaderOptions options;
-    private String label;
-    private Normalization normalization = Normalization.none();
     private BufferAllocator allocator;
     private LoaderState resumeFrom;
     private boolean trimPadding;
@@ -580,45 +593,19 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       this.view = view;
     }
 
+    @Override
+    public ColumnSpec columns() {
+      return columns;
+    }
+
+    @Override
+    public Builder self() {
+      return this;
+    }
+
     /** How the loader runs (sampler, batch, seed, epochs, rank and world, threads, memory). */
     public Builder options(LoaderOptions o) {
       this.options = o;
-      return this;
-    }
-
-    /** Numeric scalar columns as one {@code float32 [batch, k]} array ({@link Feature.Dense}). */
-    public Builder dense(String... columns) {
-      features.add(new Feature.Dense(List.of(columns)));
-      return this;
-    }
-
-    /** A fixed-size list column as one {@code float32 [batch, d]} array. */
-    public Builder vector(String column) {
-      features.add(new Feature.Vector(column));
-      return this;
-    }
-
-    /** A sparse row group densified into one {@code float32 [batch, width]} array. */
-    public Builder sparse(String indices, String values, int width) {
-      features.add(new Feature.Sparse(indices, values, width, false));
-      return this;
-    }
-
-    /** A sparse row group as CSR arrays: indptr, indices, values ({@link Feature.Sparse}). */
-    public Builder csr(String indices, String values, int width) {
-      features.add(new Feature.Sparse(indices, values, width, true));
-      return this;
-    }
-
-    /** The label: a categorical (or integer) column, handed out as {@code int64 [batch]}. */
-    public Builder label(String column) {
-      this.label = column;
-      return this;
-    }
-
-    /** What is done to sparse values on the way (default none). */
-    public Builder normalization(Normalization n) {
-      this.normalization = n;
       return this;
     }
 
@@ -647,7 +634,8 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
 
     /**
-     * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
+     * @throws IllegalArgumentException naming the column that is missing or of an unsupported type,
+     *     or an integer label without its number of classes
      * @throws NullPointerException if the options or the allocator were not given
      */
     public RiffleDataset build() {
@@ -657,13 +645,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       if (allocator == null) {
         throw new NullPointerException("allocator(BufferAllocator) is required");
       }
-      BatchConverter c =
-          new BatchConverter(
-              view.dataset().schema(),
-              view.dataset().storage().uri(),
-              features,
-              label,
-              normalization);
+      BatchConverter c = columns.converter(view.dataset());
       if (resumeFrom != null) {
         resumeFrom.check(options.sampler(), view.dataset().version(), view.name());
       }

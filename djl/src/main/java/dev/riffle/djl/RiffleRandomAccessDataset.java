@@ -6,8 +6,6 @@ import ai.djl.training.dataset.Record;
 import ai.djl.util.Progress;
 import dev.riffle.dataset.DatasetView;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -29,12 +27,14 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
   private final DatasetView view;
   private final BatchConverter converter;
   private final BufferAllocator allocator;
+  private final BatchBuffers buffers;
 
   private RiffleRandomAccessDataset(Builder b, BatchConverter converter) {
     super(b);
     this.view = b.view;
     this.converter = converter;
     this.allocator = b.allocator.newChildAllocator("riffle-djl-records", 0, Long.MAX_VALUE);
+    this.buffers = new BatchBuffers(allocator);
   }
 
   public static Builder builder(DatasetView view) {
@@ -47,7 +47,7 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
       // keep = {0}: always a copy, so the record does not point into the row it was read from.
       BatchConverter.Converted c =
           converter.convert(
-              row, new long[] {view.globalRow(index)}, new int[] {0}, true, manager, allocator);
+              row, new long[] {view.globalRow(index)}, new int[] {0}, true, manager, buffers);
       return new Record(c.data(), c.labels());
     }
   }
@@ -63,15 +63,17 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
   /** Closes the allocator: fails if a batch is still open. */
   @Override
   public void close() {
+    buffers.close();
     allocator.close();
   }
 
-  /** The columns as for {@link RiffleDataset.Builder}; sampling as for any DJL dataset. */
-  public static final class Builder extends BaseBuilder<Builder> {
+  /**
+   * The columns as for {@link RiffleDataset.Builder} (the setters of {@link Columns}, CSR aside);
+   * sampling as for any DJL dataset.
+   */
+  public static final class Builder extends BaseBuilder<Builder> implements Columns<Builder> {
     private final DatasetView view;
-    private final List<Feature> features = new ArrayList<>();
-    private String label;
-    private Normalization normalization = Normalization.none();
+    private final ColumnSpec columns = new ColumnSpec();
     private BufferAllocator allocator;
 
     private Builder(DatasetView view) {
@@ -79,32 +81,12 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
     }
 
     @Override
-    protected Builder self() {
-      return this;
+    public ColumnSpec columns() {
+      return columns;
     }
 
-    public Builder dense(String... columns) {
-      features.add(new Feature.Dense(List.of(columns)));
-      return this;
-    }
-
-    public Builder vector(String column) {
-      features.add(new Feature.Vector(column));
-      return this;
-    }
-
-    public Builder sparse(String indices, String values, int width) {
-      features.add(new Feature.Sparse(indices, values, width, false));
-      return this;
-    }
-
-    public Builder label(String column) {
-      this.label = column;
-      return this;
-    }
-
-    public Builder normalization(Normalization n) {
-      this.normalization = n;
+    @Override
+    public Builder self() {
       return this;
     }
 
@@ -115,6 +97,8 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
 
     /**
      * @throws IllegalArgumentException naming the column that is missing or of an unsupported type
+     *     (a CSR feature included: a record has no CSR form), or an integer label without its
+     *     number of classes
      * @throws NullPointerException if the allocator or the sampling was not given
      */
     public RiffleRandomAccessDataset build() {
@@ -124,14 +108,16 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
       if (sampler == null) {
         throw new NullPointerException("setSampling(batchSize, shuffle) is required");
       }
-      BatchConverter c =
-          new BatchConverter(
-              view.dataset().schema(),
-              view.dataset().storage().uri(),
-              features,
-              label,
-              normalization);
-      return new RiffleRandomAccessDataset(this, c);
+      for (Feature f : columns.features()) {
+        if (f instanceof Feature.Sparse s && s.csr()) {
+          throw new IllegalArgumentException(
+              "feature '"
+                  + s.indices()
+                  + "' is kept as CSR, which has no per-row form: densify it (sparse(...)) for a"
+                  + " RandomAccessDataset");
+        }
+      }
+      return new RiffleRandomAccessDataset(this, columns.converter(view.dataset()));
     }
   }
 }

@@ -278,14 +278,14 @@ public final class TrainCellTypes implements Callable<Integer> {
           RiffleDataset.builder(train)
               .options(trainOptions)
               .sparse(indices, values, width)
-              .label(label)
+              .label(label, classes.size())
               .normalization(norm)
               .allocator(batches);
       RiffleDataset.Builder testBuilder =
           RiffleDataset.builder(test)
               .options(testOptions)
               .sparse(indices, values, width)
-              .label(label)
+              .label(label, classes.size())
               .normalization(norm)
               .allocator(batches)
               .trimPadding(true);
