@@ -121,6 +121,35 @@ class DeadEndpointTest {
   }
 
   /**
+   * A host that drops connection attempts, as an unroutable address does: a listening socket whose
+   * accept queue is full (Linux then drops further SYNs). One attempt, bounded by the connect
+   * timeout, and no retries: a server that never answered is not waited for again.
+   */
+  @Test
+  void aHostThatDropsConnectionsIsNamedAfterOneAttempt() throws IOException {
+    try (ServerSocket full = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      List<java.nio.channels.SocketChannel> queued = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open();
+          c.configureBlocking(false);
+          c.connect(full.getLocalSocketAddress());
+          queued.add(c);
+        }
+        String endpoint = "http://127.0.0.1:" + full.getLocalPort();
+        endpoint(endpoint);
+        Cli.Result r = Cli.run("info", URI);
+        assertOneLineNamingTheEndpoint(r, endpoint, "connect timed out");
+        assertThat(r.err()).contains("gave up after 1 attempt ").contains("never answered");
+      } finally {
+        for (java.nio.channels.SocketChannel c : queued) {
+          c.close();
+        }
+      }
+    }
+  }
+
+  /**
    * What answered for an unroutable address in the sandbox this was found in: a web server (there a
    * network proxy) that says 404 to everything. S3 says 404 to a listing only for a missing bucket,
    * with an error code; a bare 404 is no answer about datasets.

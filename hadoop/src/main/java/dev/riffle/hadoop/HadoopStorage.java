@@ -114,12 +114,15 @@ public final class HadoopStorage implements Storage {
     c.setIfUnset(VECTORED_ACTIVE_READS, "16");
     boundS3aRetries(c);
     this.retry = retryPolicy(c);
-    if ("s3a".equalsIgnoreCase(path.toUri().getScheme())) {
+    java.time.Duration floor = java.time.Duration.ofSeconds(1);
+    if ("s3a".equalsIgnoreCase(path.toUri().getScheme())
+        && org.apache.hadoop.fs.s3a.impl.AWSClientConfig.getMinimumOperationDuration()
+                .compareTo(floor)
+            > 0) {
       // S3A raises every network timeout to at least 15 s (a guard against "5" read as 5 ms),
       // which made the 5 s connect timeout above 15 s per attempt against an unroutable host.
       // Process-wide, and settings with units are deliberate: 1 s keeps the guard's point.
-      org.apache.hadoop.fs.s3a.impl.AWSClientConfig.setMinimumOperationDuration(
-          java.time.Duration.ofSeconds(1));
+      org.apache.hadoop.fs.s3a.impl.AWSClientConfig.setMinimumOperationDuration(floor);
     }
     this.fs = FileSystem.newInstance(path.toUri(), c);
     try {
