@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -115,22 +114,11 @@ public final class GcCommand implements Callable<Integer> {
         }
         throw new IOException("no Riffle dataset at " + loc.uri());
       }
-      // The number of orphans is known only once gc has read every manifest.
-      AtomicReference<Progress> progress = new AtomicReference<>();
       PrintWriter err = spec.commandLine().getErr();
+      GcProgress progress = new GcProgress(err);
       DatasetGc.Report r =
-          DatasetGc.collect(
-              storage,
-              new DatasetGc.Options(dryRun, gracePeriod, force),
-              (done, total) -> {
-                if (progress.get() == null) {
-                  progress.set(Progress.count(err, "gc", total, "orphaned file"));
-                }
-                progress.get().update(done);
-              });
-      if (progress.get() != null) {
-        progress.get().done();
-      }
+          DatasetGc.collect(storage, new DatasetGc.Options(dryRun, gracePeriod, force), progress);
+      progress.done();
       if (json) {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("uri", storage.uri());
@@ -191,6 +179,47 @@ public final class GcCommand implements Callable<Integer> {
       out.flush();
     }
     return 0;
+  }
+
+  /**
+   * gc's {@link Progress}: manifests read, then orphaned files handled, one line each, made once
+   * its total is known (the number of orphans only after every manifest was read).
+   */
+  private static final class GcProgress implements DatasetGc.Listener {
+    private final PrintWriter err;
+    private Progress manifests;
+    private Progress orphans;
+
+    GcProgress(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public void manifestsRead(long done, long total) {
+      if (manifests == null) {
+        manifests = Progress.count(err, "gc: reading manifests", total, "manifest");
+      }
+      manifests.update(done);
+    }
+
+    @Override
+    public void orphansDone(long done, long total) {
+      if (orphans == null) {
+        if (manifests != null) {
+          manifests.done();
+        }
+        orphans = Progress.count(err, "gc", total, "orphaned file");
+      }
+      orphans.update(done);
+    }
+
+    void done() {
+      if (orphans != null) {
+        orphans.done();
+      } else if (manifests != null) {
+        manifests.done();
+      }
+    }
   }
 
   /**

@@ -150,7 +150,7 @@ public final class GenerateCommand implements Callable<Integer> {
       description =
           "Add a non-null float32 column NAME of sampling weights, log-uniform in [0.1, 10) and a"
               + " function of the row number alone (the other columns stay as without it), for"
-              + " load --sampler weighted --weight NAME. Not for .h5ad.")
+              + " load --sampler weighted --weight NAME. Not for h5ad output.")
   String weight;
 
   @Option(

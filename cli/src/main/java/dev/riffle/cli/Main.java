@@ -51,27 +51,29 @@ public final class Main {
 
   /**
    * One example per command, the help's last lines, on the README's data (README, Using the CLI):
-   * the line a newcomer copies first. Keyed by the command's full name.
+   * the line a newcomer copies first. Keyed by the command's full name. Each is a command of the
+   * README's (ConveniencesTest), so that ReadmeCommandsIT runs it, and fits one line of help.
    */
   static final Map<String, String> EXAMPLES =
       Map.ofEntries(
           Map.entry("riffle", "riffle generate sparse cells.riffle --rows 2000 --seed 1"),
           Map.entry("riffle inspect", "riffle inspect cells.riffle"),
+          Map.entry("riffle take", "riffle take cells.riffle --rows 10-12,3 --columns plate"),
           Map.entry(
-              "riffle take", "riffle take cells --rows 3,10-12 --columns plate --with-row-id"),
-          Map.entry("riffle scan", "riffle scan cells@1 --columns plate --offset 100 --limit 10"),
+              "riffle scan",
+              "riffle scan cells.riffle --columns plate --offset 100 --limit 3 --with-row-id"),
           Map.entry(
               "riffle generate",
               "riffle generate cells cells/ --rows 20000 --seed 1 --genes 2000 --files 4"),
-          Map.entry("riffle ls", "riffle ls s3a://bucket/cells"),
+          Map.entry("riffle ls", "riffle ls cells"),
           Map.entry("riffle info", "riffle info cells@1 --files"),
           Map.entry("riffle validate", "riffle validate cells --deep"),
           Map.entry(
               "riffle split",
               "riffle split cells --name train --fraction 0.9 --seed 7 --rest test"),
           Map.entry("riffle gc", "riffle gc cells --dry-run"),
-          Map.entry("riffle convert", "riffle convert parquet 'runs/*.parquet' runs/"),
-          Map.entry("riffle convert parquet", "riffle convert parquet 'runs/*.parquet' runs/"),
+          Map.entry("riffle convert", "riffle convert parquet cells.parquet from-parquet/"),
+          Map.entry("riffle convert parquet", "riffle convert parquet cells.parquet from-parquet/"),
           Map.entry("riffle convert arrow", "riffle convert arrow cells.arrow from-arrow/"),
           Map.entry("riffle convert h5ad", "riffle convert h5ad pbmc.h5ad pbmc/"),
           Map.entry("riffle export", "riffle export parquet cells@1 cells.parquet"),
@@ -79,11 +81,11 @@ public final class Main {
           Map.entry("riffle export arrow", "riffle export arrow cells@1 cells.arrow"),
           Map.entry(
               "riffle load",
-              "riffle load cells --sampler block --block 16 --fetch 256 --batch 64 --label plate"),
+              "riffle load cells --sampler block --block 16 --fetch 256 --label plate"),
           Map.entry("riffle demo", "riffle demo"),
           Map.entry(
               "riffle stage",
-              "riffle stage s3a://bucket/cells@1 --cache /nvme/riffle-cache --threads 16"),
+              "riffle stage s3a://riffle-test/cells@1 --cache /nvme/riffle-cache --threads 16"),
           Map.entry("riffle help", "riffle help take"),
           Map.entry("riffle generate-completion", "source <(riffle generate-completion)"));
 

@@ -57,13 +57,18 @@ public final class ScanCommand implements Callable<Integer> {
       description = "Top-level columns to print, in this order (default: all).")
   List<String> columns;
 
-  @Option(names = "--limit", paramLabel = "N", description = "Stop after N rows.")
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Stop after N rows (default: all rows).")
   Long limit;
 
   @Option(
       names = "--offset",
       paramLabel = "N",
-      description = "Skip the first N rows (of the file, the dataset's live rows or the split).")
+      description =
+          "Skip the first N rows (of the file, the dataset's live rows or the split; default:"
+              + " ${DEFAULT-VALUE}).")
   long offset;
 
   @Option(

@@ -145,7 +145,7 @@ public final class StageCommand implements Callable<Integer> {
       description =
           "Progress on stderr: auto (a redrawn line on a terminal, else nothing), plain (a line"
               + " every few seconds, for logs and batch jobs), none. Retries are reported in every"
-              + " mode but none.")
+              + " mode but none (default: ${DEFAULT-VALUE}).")
   String progressMode = "auto";
 
   @Override

@@ -48,6 +48,32 @@ class ConveniencesTest {
     assertThat(missing).as("commands without an example").isEmpty();
   }
 
+  /**
+   * Every example runs: each is a README command (bar the completion script's), which
+   * ReadmeCommandsIT runs in order on the README's data, and sits whole on one line of the help,
+   * not wrapped into two commands.
+   */
+  @Test
+  void everyExampleIsAReadmeCommandOnOneLine() throws Exception {
+    String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+    for (var e : Main.EXAMPLES.entrySet()) {
+      String example = e.getValue();
+      if (!example.startsWith("source <(")) {
+        assertThat(readme).as("README runs " + e.getKey() + "'s example").contains("./" + example);
+      }
+    }
+    List<String> wrapped = new ArrayList<>();
+    checkOneLine(Main.commandLine(), "riffle", wrapped);
+    assertThat(wrapped).as("commands whose example the help wraps").isEmpty();
+  }
+
+  private static void checkOneLine(picocli.CommandLine cmd, String name, List<String> wrapped) {
+    if (!cmd.getUsageMessage().contains("\nExample:\n  " + Main.EXAMPLES.get(name) + "\n")) {
+      wrapped.add(name);
+    }
+    cmd.getSubcommands().forEach((sub, line) -> checkOneLine(line, name + " " + sub, wrapped));
+  }
+
   private static void check(picocli.CommandLine cmd, String name, List<String> missing) {
     String help = cmd.getUsageMessage();
     if (!help.contains("\nExample:\n  riffle ")

@@ -156,6 +156,19 @@ class DatasetS3IT {
     assertThat(missing.err()).isEqualTo("riffle: no Riffle dataset at " + root + "-nothing-here\n");
   }
 
+  /** A missing bucket is said as such, at once: retrying cannot create it. */
+  @Test
+  void aMissingBucketIsNamedNotRetried() {
+    String bucket = "riffle-no-such-bucket-" + UUID.randomUUID().toString().substring(0, 8);
+    Cli.Result r = Cli.run("info", "s3a://" + bucket + "/ds");
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("riffle: listing s3a://" + bucket + "/ds/_versions: no bucket " + bucket)
+        .contains(" at endpoint " + Locations.hadoopOverrides.get("fs.s3a.endpoint"))
+        .doesNotContain("no Riffle dataset");
+    assertThat(r.errLines()).hasSize(1);
+  }
+
   static Map<String, String> settings() throws IOException {
     return LocalS3.settings();
   }

@@ -177,6 +177,19 @@ public final class DatasetValidator {
    */
   public static List<String> orphans(Storage storage, List<String> problems, Step afterListing)
       throws IOException {
+    return orphans(storage, problems, afterListing, (done, total) -> {});
+  }
+
+  /** Told after each manifest read, for progress: {@code done} of {@code total} versions. */
+  @FunctionalInterface
+  public interface ManifestsRead {
+    void manifestsRead(long done, long total);
+  }
+
+  /** As {@link #orphans(Storage, List, Step)}, telling {@code progress} of each manifest read. */
+  public static List<String> orphans(
+      Storage storage, List<String> problems, Step afterListing, ManifestsRead progress)
+      throws IOException {
     // List before reading the manifests: a file published in between is then seen as referenced,
     // never as an orphan. Names that are not data file names are not Riffle's (a README).
     List<String> names = new ArrayList<>();
@@ -187,7 +200,9 @@ public final class DatasetValidator {
     }
     afterListing.run();
     Set<String> referenced = new HashSet<>();
-    for (long v : Dataset.versions(storage)) {
+    List<Long> versions = Dataset.versions(storage);
+    long read = 0;
+    for (long v : versions) {
       try {
         for (Manifest.DataFile f : Dataset.readManifest(storage, v).files()) {
           referenced.add(f.path());
@@ -196,6 +211,7 @@ public final class DatasetValidator {
         problems.add("cannot tell orphans apart: " + e.getMessage());
         return List.of();
       }
+      progress.manifestsRead(++read, versions.size());
     }
     List<String> orphans = new ArrayList<>();
     for (String name : names) {

@@ -91,6 +91,12 @@ public final class HadoopStorage implements Storage {
   private volatile RetryPolicy.Listener retryListener = RetryPolicy.Listener.NONE;
 
   /**
+   * Whether the endpoint has answered a request (with data or an error): until it has, a request
+   * that reaches no server gives up within {@link RetryPolicy#FIRST_CONTACT_SECONDS}.
+   */
+  private volatile boolean answered;
+
+  /**
    * The same root as a {@link LocalStorage} on {@code file:}, whose {@code createIfAbsent} (synced
    * temporary file hard-linked to the target) this storage uses; null on other schemes.
    */
@@ -108,6 +114,16 @@ public final class HadoopStorage implements Storage {
     c.setIfUnset(VECTORED_ACTIVE_READS, "16");
     boundS3aRetries(c);
     this.retry = retryPolicy(c);
+    java.time.Duration floor = java.time.Duration.ofSeconds(1);
+    if ("s3a".equalsIgnoreCase(path.toUri().getScheme())
+        && org.apache.hadoop.fs.s3a.impl.AWSClientConfig.getMinimumOperationDuration()
+                .compareTo(floor)
+            > 0) {
+      // S3A raises every network timeout to at least 15 s (a guard against "5" read as 5 ms),
+      // which made the 5 s connect timeout above 15 s per attempt against an unroutable host.
+      // Process-wide, and settings with units are deliberate: 1 s keeps the guard's point.
+      org.apache.hadoop.fs.s3a.impl.AWSClientConfig.setMinimumOperationDuration(floor);
+    }
     this.fs = FileSystem.newInstance(path.toUri(), c);
     try {
       this.root = fs.makeQualified(path);
@@ -204,7 +220,21 @@ public final class HadoopStorage implements Storage {
 
   /** Runs {@code call} under this storage's retry policy (and listener). */
   public <T> T retrying(String what, RetryPolicy.IoCall<T> call) throws IOException {
-    return retry.call(what, endpoint, retryListener, call);
+    try {
+      T result = retry.call(what, endpoint, retryListener, answered, call);
+      answered = true;
+      return result;
+    } catch (IOException e) {
+      if (!RetryPolicy.reachedNoServer(e)) {
+        answered = true;
+      }
+      if (e.getClass().getName().equals("org.apache.hadoop.fs.s3a.UnknownStoreException")) {
+        // S3A's message is the SDK's dump; the bucket and the endpoint are what a user checks.
+        throw new IOException(
+            what + ": no bucket " + root.toUri().getHost() + " at endpoint " + endpoint, e);
+      }
+      throw e;
+    }
   }
 
   /**
@@ -484,6 +514,21 @@ public final class HadoopStorage implements Storage {
     try {
       statuses = retrying("listing " + dir, () -> ops.listStatus(dir));
     } catch (FileNotFoundException e) {
+      if (s3a && answeredByServer(e)) {
+        // An S3 server lists a missing prefix as empty and a missing bucket as NoSuchBucket; a
+        // bare 404 to the listing itself comes from something else (a proxy, a web server).
+        throw new IOException(
+            "listing "
+                + dir
+                + ": endpoint "
+                + endpoint
+                + " answered HTTP "
+                + statusCode(e)
+                + " to a bucket listing: is it an S3 server, and the bucket "
+                + root.toUri().getHost()
+                + " there?",
+            e);
+      }
       return List.of();
     }
     String dirPath = dir.toUri().getPath();
@@ -497,6 +542,31 @@ public final class HadoopStorage implements Storage {
     }
     Collections.sort(names);
     return names;
+  }
+
+  /**
+   * Whether a not-found came from the server's answer to the request itself (an SDK service
+   * exception among its causes), not from S3A finding no objects under a prefix.
+   */
+  private static boolean answeredByServer(Throwable e) {
+    int depth = 0;
+    for (Throwable c = e.getCause(); c != null && depth < 16; c = c.getCause(), depth++) {
+      for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+        if (k.getName().equals("software.amazon.awssdk.awscore.exception.AwsServiceException")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static final java.util.regex.Pattern STATUS_CODE =
+      java.util.regex.Pattern.compile("Status Code: (\\d{3})");
+
+  /** The HTTP status in the SDK's message, as S3A keeps it; 404 (not found) if none is there. */
+  private static String statusCode(Throwable e) {
+    var m = STATUS_CODE.matcher(String.valueOf(e.getMessage()));
+    return m.find() ? m.group(1) : "404";
   }
 
   private static boolean samePath(String a, String b) {

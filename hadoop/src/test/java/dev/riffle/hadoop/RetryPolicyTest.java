@@ -8,9 +8,13 @@ import dev.riffle.format.CorruptFileException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import org.apache.hadoop.fs.s3a.HttpChannelEOFException;
 import org.apache.hadoop.fs.s3a.RangeNotSatisfiableEOFException;
+import org.apache.hadoop.fs.s3a.UnknownStoreException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
@@ -44,6 +48,75 @@ class RetryPolicyTest {
         .isFalse();
     assertThat(RetryPolicy.isTransient(new FileNotFoundException("gone"))).isFalse();
     assertThat(RetryPolicy.isTransient(new CorruptFileException("k", 0, "bad"))).isFalse();
+    // NoSuchBucket, as S3A reports it: retrying cannot make the bucket.
+    assertThat(RetryPolicy.isTransient(new UnknownStoreException("s3a://nobucket/x", "404")))
+        .isFalse();
+  }
+
+  @Test
+  void errorsThatReachedNoServerAreToldFromOnesThatDid() {
+    SdkClientException unknownHost =
+        SdkClientException.builder()
+            .message("Received an UnknownHostException when attempting to interact with a service")
+            .cause(new UnknownHostException("nosuchhost.invalid: Name or service not known"))
+            .build();
+    // S3A's translation keeps the SDK's paragraph as the outer message.
+    UnknownHostException s3a =
+        new UnknownHostException("listObjects() on s3a://b/k: " + unknownHost);
+    s3a.initCause(unknownHost);
+    assertThat(RetryPolicy.reachedNoServer(s3a)).isTrue();
+    assertThat(RetryPolicy.describe(s3a)).isEqualTo("unknown host nosuchhost.invalid");
+    assertThat(RetryPolicy.reachedNoServer(new IOException(new ConnectException("refused"))))
+        .isTrue();
+    SocketTimeoutException connect = new SocketTimeoutException("Connect timed out");
+    assertThat(RetryPolicy.reachedNoServer(new IOException(connect))).isTrue();
+    assertThat(RetryPolicy.describe(new IOException(connect))).isEqualTo("connect timed out");
+    SocketTimeoutException read = new SocketTimeoutException("Read timed out");
+    assertThat(RetryPolicy.reachedNoServer(new IOException(read))).isFalse();
+    assertThat(RetryPolicy.describe(new IOException(read))).isEqualTo("timed out");
+    assertThat(RetryPolicy.reachedNoServer(new IOException(new SocketException("reset"))))
+        .isFalse();
+  }
+
+  @Test
+  void anEndpointThatNeverAnsweredGetsOnlyTheFirstContactWindow() throws IOException {
+    // One attempt that outlasts the first-contact window, then fails to connect (as a connect
+    // timeout to an unroutable host does); the second attempt would succeed.
+    long sleep = (long) (RetryPolicy.FIRST_CONTACT_SECONDS * 1000) + 100;
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryPolicy.IoCall<String> slowRefusal =
+        () -> {
+          if (calls.incrementAndGet() == 1) {
+            try {
+              Thread.sleep(sleep);
+            } catch (InterruptedException e) {
+              throw new java.io.InterruptedIOException();
+            }
+            throw new IOException(new ConnectException("Connection refused"));
+          }
+          return "answer";
+        };
+    RetryPolicy p = RetryPolicy.defaults();
+    assertThatThrownBy(
+            () ->
+                p.call(
+                    "listing s3a://b/x",
+                    "http://h:1",
+                    RetryPolicy.Listener.NONE,
+                    false,
+                    slowRefusal))
+        .isInstanceOf(RetryPolicy.RetriesExhausted.class)
+        .hasMessageContaining("gave up after 1 attempt")
+        .hasMessageContaining("the endpoint never answered")
+        .hasMessageContaining("connection refused; endpoint http://h:1");
+    assertThat(calls.get()).isEqualTo(1);
+    // A server that answered before gets the whole retry window: it may be restarting.
+    calls.set(0);
+    assertThat(
+            p.call("listing s3a://b/x", "http://h:1", RetryPolicy.Listener.NONE, true, slowRefusal))
+        .isEqualTo("answer");
+    assertThat(calls.get()).isEqualTo(2);
   }
 
   @Test

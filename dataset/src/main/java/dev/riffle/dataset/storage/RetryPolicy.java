@@ -39,6 +39,14 @@ public record RetryPolicy(
   public static final int DEFAULT_MAX_ATTEMPTS = 8;
   public static final double DEFAULT_RETRY_SECONDS = 15;
 
+  /**
+   * How long a request retries errors that reached no server ({@link #reachedNoServer}) while its
+   * endpoint has not answered once: a mistyped or dead endpoint then fails in seconds (issue 18),
+   * while a server that did answer, and is now restarting or briefly unreachable, gets the whole
+   * {@code retrySeconds}.
+   */
+  public static final double FIRST_CONTACT_SECONDS = 3;
+
   /** Told of each retry, for progress lines; called from any thread. */
   public interface Listener {
     Listener NONE = (what, attempt, maxAttempts, cause) -> {};
@@ -108,6 +116,17 @@ public record RetryPolicy(
    */
   public <T> T call(String what, String endpoint, Listener listener, IoCall<T> call)
       throws IOException {
+    return call(what, endpoint, listener, true, call);
+  }
+
+  /**
+   * As {@link #call(String, String, Listener, IoCall)}; unless {@code answered} (the endpoint
+   * answered an earlier request), errors that reached no server are retried for at most {@link
+   * #FIRST_CONTACT_SECONDS}.
+   */
+  public <T> T call(
+      String what, String endpoint, Listener listener, boolean answered, IoCall<T> call)
+      throws IOException {
     if (RETRYING.get()) {
       // An outer loop on this thread retries (and reports): once here, or retries multiply.
       return call.call();
@@ -121,6 +140,16 @@ public record RetryPolicy(
           return call.call();
         } catch (IOException e) {
           long wait = retryAfter(e, attempt, start, what, endpoint);
+          double elapsed = (System.nanoTime() - start) / 1e9;
+          if (!answered && elapsed + wait / 1e3 > FIRST_CONTACT_SECONDS && reachedNoServer(e)) {
+            throw giveUp(
+                e,
+                attempt,
+                elapsed,
+                what,
+                endpoint,
+                "the endpoint never answered: check that it is right and up");
+          }
           listener.retrying(what, attempt, maxAttempts, describe(e));
           sleep(wait, what);
         }
@@ -162,7 +191,15 @@ public record RetryPolicy(
     double elapsed = (now - startNanos) / 1e9;
     boolean pastDeadline = hasDeadline() && now + wait * 1_000_000L - deadlineNanos > 0;
     if (attempt >= maxAttempts || elapsed + wait / 1e3 > retrySeconds || pastDeadline) {
-      throw giveUp(e, attempt, elapsed, what, endpoint, pastDeadline);
+      String why =
+          pastDeadline
+              ? "the command's deadline would pass: --deadline, riffle.deadline.seconds"
+              : attempt >= maxAttempts
+                  ? "the most per request: --retries, riffle.retry.attempts"
+                  : "the retry time per request, "
+                      + fmt(retrySeconds)
+                      + " s, is spent: --retry-seconds, riffle.retry.seconds";
+      throw giveUp(e, attempt, elapsed, what, endpoint, why);
     }
     return wait;
   }
@@ -177,21 +214,8 @@ public record RetryPolicy(
     }
   }
 
-  private IOException giveUp(
-      IOException e,
-      int attempt,
-      double elapsed,
-      String what,
-      String endpoint,
-      boolean pastDeadline) {
-    String why =
-        pastDeadline
-            ? "the command's deadline would pass: --deadline, riffle.deadline.seconds"
-            : attempt >= maxAttempts
-                ? "the most per request: --retries, riffle.retry.attempts"
-                : "the retry time per request, "
-                    + fmt(retrySeconds)
-                    + " s, is spent: --retry-seconds, riffle.retry.seconds";
+  private static IOException giveUp(
+      IOException e, int attempt, double elapsed, String what, String endpoint, String why) {
     return new RetriesExhausted(
         what
             + ": gave up after "
@@ -232,10 +256,10 @@ public record RetryPolicy(
   }
 
   /**
-   * Network and server errors are transient; a missing, short, corrupt or forbidden object is not
-   * (retrying cannot change the answer), nor is an interrupt of this thread, nor a request that
-   * already gave up. Socket timeouts are {@link InterruptedIOException}s too, so only a set
-   * interrupt flag makes one permanent.
+   * Network and server errors are transient; a missing, short, corrupt or forbidden object (or a
+   * missing bucket) is not (retrying cannot change the answer), nor is an interrupt of this thread,
+   * nor a request that already gave up. Socket timeouts are {@link InterruptedIOException}s too, so
+   * only a set interrupt flag makes one permanent.
    */
   public static boolean isTransient(IOException e) {
     if (e instanceof RetriesExhausted) {
@@ -258,13 +282,35 @@ public record RetryPolicy(
         || e instanceof EOFException
         || e instanceof CorruptFileException
         || e instanceof AccessDeniedException
-        || e.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")) {
+        || e.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")
+        // No such bucket: as permanent as a missing object.
+        || e.getClass().getName().equals("org.apache.hadoop.fs.s3a.UnknownStoreException")) {
       return false;
     }
     if (e instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Whether {@code e} shows that no server was reached: connection refused, unknown host, no route
+   * to host, or a connect (not read) timeout, anywhere in its causes.
+   */
+  public static boolean reachedNoServer(Throwable e) {
+    int depth = 0;
+    for (Throwable c = e; c != null && depth < 16; c = c.getCause(), depth++) {
+      String m = c.getMessage() == null ? "" : c.getMessage().toLowerCase(Locale.ROOT);
+      if (c instanceof ConnectException
+          || c instanceof UnknownHostException
+          || c instanceof NoRouteToHostException
+          || c.getClass().getSimpleName().equals("ConnectTimeoutException")
+          || m.contains("connection refused")
+          || m.contains("connect timed out")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean causedByHttpClient(Throwable e) {
@@ -295,10 +341,14 @@ public record RetryPolicy(
       if (c instanceof SocketTimeoutException
           || c.getClass().getSimpleName().contains("Timeout")
           || m.contains("timed out")) {
-        return "timed out";
+        // A connect timeout reached no server; a read timeout did (and it stopped answering).
+        return c.getClass().getSimpleName().equals("ConnectTimeoutException")
+                || m.contains("connect timed out")
+            ? "connect timed out"
+            : "timed out";
       }
       if (c instanceof UnknownHostException) {
-        return "unknown host " + c.getMessage();
+        return "unknown host " + hostName(c);
       }
       if (c instanceof NoRouteToHostException) {
         return "no route to host";
@@ -315,6 +365,23 @@ public record RetryPolicy(
     int nl = m.indexOf('\n');
     m = nl >= 0 ? m.substring(0, nl) : m;
     return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+  }
+
+  /**
+   * The host name of an unknown-host error: the innermost one's message ("h: Name or service not
+   * known", the JDK's), without the SDK's paragraph that wraps it.
+   */
+  private static String hostName(Throwable e) {
+    Throwable last = e;
+    int depth = 0;
+    for (Throwable c = e; c != null && depth < 16; c = c.getCause(), depth++) {
+      if (c instanceof UnknownHostException) {
+        last = c;
+      }
+    }
+    String m = last.getMessage() == null ? "" : last.getMessage();
+    int colon = m.indexOf(':');
+    return colon > 0 ? m.substring(0, colon) : m;
   }
 
   private static String fmt(double seconds) {

@@ -123,6 +123,12 @@ public final class DatasetGc {
   @FunctionalInterface
   public interface Listener {
     void orphansDone(long done, long total);
+
+    /**
+     * Told after each manifest read, before any orphan is handled (a long history on an object
+     * store is one GET per version).
+     */
+    default void manifestsRead(long done, long total) {}
   }
 
   /**
@@ -154,7 +160,8 @@ public final class DatasetGc {
           }
         };
     List<String> orphans =
-        DatasetValidator.orphans(storage, problems, options.force() ? () -> {} : recheck);
+        DatasetValidator.orphans(
+            storage, problems, options.force() ? () -> {} : recheck, listener::manifestsRead);
     if (!problems.isEmpty()) {
       throw new IOException(
           "not collecting garbage in " + storage.uri() + ": " + String.join("; ", problems));

@@ -114,6 +114,35 @@ class GcRaceTest {
     assertThat(r.problems()).as("version " + version).isEmpty();
   }
 
+  /** Progress: every manifest read is told (with the total) before any orphan is handled. */
+  @Test
+  void manifestsReadAreToldBeforeOrphans() throws IOException {
+    for (long seed = 2; seed <= 3; seed++) {
+      try (DatasetWriter w =
+              DatasetWriter.append(storage, SCHEMA, null, DatasetOptions.defaults());
+          VectorSchemaRoot rows = RandomData.generate(SCHEMA, 10, seed, 0.1, allocator)) {
+        w.write(rows);
+        w.publish();
+      }
+    }
+    List<String> heard = new java.util.ArrayList<>();
+    DatasetGc.collect(
+        storage,
+        NO_GRACE,
+        new DatasetGc.Listener() {
+          @Override
+          public void manifestsRead(long done, long total) {
+            heard.add("manifest " + done + "/" + total);
+          }
+
+          @Override
+          public void orphansDone(long done, long total) {
+            heard.add("orphan " + done + "/" + total);
+          }
+        });
+    assertThat(heard).containsExactly("manifest 1/3", "manifest 2/3", "manifest 3/3", "orphan 0/0");
+  }
+
   @Test
   void gcWhileAWriterHoldsItsFilesDeletesNothingOfThem(@Seed long seed) throws Exception {
     CountDownLatch written = new CountDownLatch(1);
