@@ -24,6 +24,18 @@ final class OpenedFile implements AutoCloseable {
 
   /** Opens a Riffle file, with clear messages for the common ways a path can be wrong. */
   static OpenedFile open(Path path) throws IOException {
+    String name = path.toString();
+    if (!Files.exists(path) && name.matches("[a-zA-Z][a-zA-Z0-9+.-]+:/[^/].*")) {
+      // A URI such as s3a://bucket/key reached us as a path (which keeps one slash of the two).
+      String uri = name.replaceFirst(":/", "://");
+      throw new IOException(
+          uri
+              + " is a URI: this command reads a local Riffle file. For a dataset there, 'riffle"
+              + " info "
+              + uri
+              + "' shows its manifest and files; 'riffle stage URI --cache DIR' makes a local"
+              + " copy whose files this command reads");
+    }
     if (!Files.exists(path)) {
       throw new NoSuchFileException(path.toString());
     }

@@ -39,6 +39,15 @@ class ErrorsTest {
   }
 
   @Test
+  void uriWhereALocalFileIsRead() {
+    String uri = "s3a://bucket/ds/data/f.riffle";
+    assertThat(fails(1, "inspect", uri).err())
+        .contains(uri + " is a URI")
+        .contains("riffle info " + uri)
+        .doesNotContain("no such file");
+  }
+
+  @Test
   void directoryInsteadOfFile() {
     fails(1, "inspect", dir.toString());
   }
