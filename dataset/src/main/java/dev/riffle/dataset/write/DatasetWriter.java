@@ -450,7 +450,9 @@ public final class DatasetWriter implements AutoCloseable {
       try {
         storage.delete(path);
       } catch (IOException e) {
-        // Left as an orphan for `riffle gc`.
+        // Left as an orphan for `riffle gc`, with the rest: a delete that gave up has waited out
+        // the retry policy once, and the server that failed it would fail the others alike.
+        break;
       }
     }
     written.clear();
