@@ -175,9 +175,8 @@ class HadoopWriteRetryS3IT {
       // Opened while the server is there (the create's probes pass); then every connection dies.
       OutputStream out = s.create("data/g.rfl");
       out.write(data, 0, 1 << 20);
-      proxy.down();
-      proxy.up();
       proxy.dropNext(Integer.MAX_VALUE);
+      proxy.resetAll();
       before = proxy.connections.get();
       long t0 = System.nanoTime();
       Throwable e =

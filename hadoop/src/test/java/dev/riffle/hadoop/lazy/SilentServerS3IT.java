@@ -61,9 +61,8 @@ class SilentServerS3IT {
         BufferAllocator a = new RootAllocator();
         Dataset d = Dataset.open(lazy, a)) {
       // Pooled connections die; every new one is accepted and left unanswered.
-      proxy.down();
-      proxy.up();
       proxy.silent(true);
+      proxy.resetAll();
       long t0 = System.nanoTime();
       Throwable e =
           org.assertj.core.api.Assertions.catchThrowable(

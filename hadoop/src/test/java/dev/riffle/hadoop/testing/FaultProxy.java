@@ -70,7 +70,18 @@ public final class FaultProxy implements AutoCloseable {
     silent = on;
   }
 
-  /** Like a server that stopped: open connections reset, new ones refused. */
+  /**
+   * Resets every open connection (the client's pooled ones included) but keeps listening, so that
+   * no other socket can take the port meanwhile (as one could after {@link #down}).
+   */
+  public void resetAll() {
+    for (Socket c : open) {
+      reset(c);
+    }
+    open.clear();
+  }
+
+  /** Like a server that stopped: open connections reset, new ones refused; for good. */
   public synchronized void down() throws IOException {
     ServerSocket s = server;
     server = null;
@@ -81,16 +92,6 @@ public final class FaultProxy implements AutoCloseable {
       reset(c);
     }
     open.clear();
-  }
-
-  /** Listens again on the same port. */
-  public synchronized void up() throws IOException {
-    if (server == null) {
-      ServerSocket s = new ServerSocket();
-      s.setReuseAddress(true);
-      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
-      listen(s);
-    }
   }
 
   private void listen(ServerSocket s) {
