@@ -37,10 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writes to the local Ceph RGW through a {@link FaultProxy}, with the retry settings a user gets
- * (issue 21): data-file uploads survive dropped and reset connections and land byte-identical, with
- * nothing stray left; a server that stays away fails the write cleanly within the retry policy's
- * bounds; and the conditional create of a manifest whose answer was lost is not taken for another
- * writer's. Skipped without the server unless {@code RIFFLE_S3_REQUIRED=1}.
+ * (issue 21): data-file uploads survive dropped and reset connections and a 503 and land
+ * byte-identical, with nothing stray left; a server that stays away fails the write cleanly within
+ * the retry policy's bounds; and the conditional create of a manifest whose answer was lost is not
+ * taken for another writer's. Skipped without the server unless {@code RIFFLE_S3_REQUIRED=1}.
  */
 class HadoopWriteRetryS3IT {
   /** S3's smallest part: a 13 MB object is a three-part upload. */
@@ -104,8 +104,10 @@ class HadoopWriteRetryS3IT {
   void dataFileUploadSurvivesDroppedAndResetConnections() throws Exception {
     byte[] data = random(13 << 20, 21);
     try (HadoopStorage s = viaProxy()) {
-      // The first two connections die as they open; one later dies mid-part, 3 MB in.
+      // The first two connections die as they open; the first part gets 503 SlowDown; a later
+      // connection dies mid-part, 3 MB in.
       proxy.dropNext(2);
+      proxy.slowDownNextPut();
       proxy.resetUploadAfter(3 << 20);
       try (OutputStream out = s.create("data/f.rfl")) {
         for (int off = 0; off < data.length; off += 1 << 20) {
@@ -113,7 +115,7 @@ class HadoopWriteRetryS3IT {
         }
       }
     }
-    assertThat(proxy.faults.get()).isEqualTo(3);
+    assertThat(proxy.faults.get()).isEqualTo(4);
     try (HadoopStorage s = new HadoopStorage(uri, direct)) {
       assertThat(s.readAll("data/f.rfl")).isEqualTo(data);
     }

@@ -34,6 +34,7 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicInteger dropNext = new AtomicInteger();
   private final AtomicLong resetUploadAfter = new AtomicLong(Long.MAX_VALUE);
   private final AtomicBoolean losePutResponse = new AtomicBoolean();
+  private final AtomicBoolean slowDownPut = new AtomicBoolean();
 
   /** A relay to {@code host:port}, listening on a free loopback port. */
   public FaultProxy(String host, int targetPort) throws IOException {
@@ -63,6 +64,14 @@ public final class FaultProxy implements AutoCloseable {
    */
   public void loseNextPutResponse() {
     losePutResponse.set(true);
+  }
+
+  /**
+   * Once: answers the next PUT (an upload or one of its parts) itself with 503 SlowDown, as S3 does
+   * under load, without passing it on.
+   */
+  public void slowDownNextPut() {
+    slowDownPut.set(true);
   }
 
   /** Accepts connections (and keeps them open) but never forwards or answers anything. */
@@ -153,6 +162,16 @@ public final class FaultProxy implements AutoCloseable {
                   OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
+                  if (request
+                      && startsWith(buf, n, "PUT ")
+                      && slowDownPut.compareAndSet(true, false)) {
+                    faults.incrementAndGet();
+                    c.client.getOutputStream().write(SLOW_DOWN);
+                    c.client.getOutputStream().flush();
+                    reset(c.upstream);
+                    closeQuietly(c.client);
+                    return;
+                  }
                   if (request ? faultOnRequest(c, buf, n) : faultOnResponse(c, buf, n)) {
                     faults.incrementAndGet();
                     reset(c.client);
@@ -173,6 +192,19 @@ public final class FaultProxy implements AutoCloseable {
             "fault-proxy-pump-" + port);
     t.setDaemon(true);
     t.start();
+  }
+
+  private static final byte[] SLOW_DOWN = slowDown();
+
+  private static byte[] slowDown() {
+    String body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
+            + "<Message>Please reduce your request rate.</Message></Error>";
+    return ("HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: "
+            + body.length()
+            + "\r\nConnection: close\r\n\r\n"
+            + body)
+        .getBytes(StandardCharsets.US_ASCII);
   }
 
   private boolean faultOnRequest(Connection c, byte[] buf, int n) {
