@@ -54,7 +54,10 @@ import picocli.CommandLine.Spec;
           + " realised pair collision π̂₂ (vs the model), m_eff/m, distinct blocks per batch,"
           + " label entropy and TV distance (with --label), and exactly-once coverage.",
       "--batch is the global batch G; rank r of W gets G/W rows of each batch.",
-      "A view staged by 'riffle stage' is pinned for the run: no stage evicts its files."
+      "A view staged by 'riffle stage' is pinned for the run: no stage evicts its files.",
+      "Lazy reads (RIFFLE_LAZY_CACHE) add what the run fetched from the store: GETs, bytes,"
+          + " fetch rounds, cache hits and misses (with --json: \"lazy\": gets, bytesFetched,"
+          + " fetchRounds, cacheHits, cacheMisses, as take --stats)."
     })
 public final class LoadCommand implements Callable<Integer> {
   /**
@@ -283,6 +286,7 @@ public final class LoadCommand implements Callable<Integer> {
       long total = epochs * perEpoch;
       Progress progress = Progress.count(err, "load", total, "batch");
       List<LoaderMetrics> done = new ArrayList<>();
+      figures = IoFigures.start(opened.storage(), staged != null);
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       long jitStart = jitNanos();
@@ -312,6 +316,9 @@ public final class LoadCommand implements Callable<Integer> {
     }
     return 0;
   }
+
+  /** What lazy reads fetched over the load loop (or that a staged view fetched nothing). */
+  private IoFigures figures;
 
   /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
   private long runCpuNanos = -1;
@@ -587,6 +594,7 @@ public final class LoadCommand implements Callable<Integer> {
     if (s instanceof BalancedBlocks b) {
       r.put("classes", b.classes());
     }
+    figures.putInto(r);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(r.toString());
@@ -635,6 +643,10 @@ public final class LoadCommand implements Callable<Integer> {
                   "with replacement, %.1f%% distinct rows",
                   rows == 0 ? 0 : 100.0 * distinctRows / rows)
               : coverage(exact, distinctRows, epochRows * epochs.size(), padding, epochs.size()));
+      String fetched = figures.line();
+      if (fetched != null) {
+        out.println(fetched);
+      }
       for (String warning : warnings) {
         out.println("warning: " + warning);
       }

@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.read.FileReader;
@@ -81,6 +82,15 @@ public final class ScanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Accepted for symmetry; the output is always JSON lines.")
   boolean json;
 
+  @Option(
+      names = "--stats",
+      description =
+          "Print the scan's I/O counters on stderr as one JSON object, as take --stats does:"
+              + " rows printed, reads, bytesRead, sectors, rounds, valuesDecoded, and for lazy"
+              + " reads (RIFFLE_LAZY_CACHE) \"lazy\": gets, bytesFetched, fetchRounds,"
+              + " cacheHits, cacheMisses; a staged view adds \"staged\" (nothing fetched).")
+  boolean stats;
+
   @Override
   public Integer call() throws IOException {
     if (limit != null && limit < 0) {
@@ -104,17 +114,30 @@ public final class ScanCommand implements Callable<Integer> {
       try (OpenedFile opened = OpenedFile.open(loc.path())) {
         FileReader reader = opened.reader();
         ScanCursor cursor = reader.scan(columns, batchRows);
-        print(remaining, reader.dictionaries(), cursor::next, p -> p);
+        long printed = print(remaining, reader.dictionaries(), cursor::next, p -> p);
+        if (stats) {
+          printStats(IoFigures.reads(printed, reader.stats()));
+        }
       }
     } else {
-      try (OpenedDataset opened = OpenedDataset.open(loc, "scan")) {
+      // A staged view is pinned while it is read, as by take and load.
+      try (StagedRun staged = StagedRun.pinIfStaged(loc);
+          OpenedDataset opened = OpenedDataset.open(loc, "scan")) {
         Dataset dataset = opened.dataset();
         opened.checkColumns(columns);
         DatasetView view = split == null ? dataset.all() : dataset.split(split);
+        IoFigures figures = IoFigures.start(opened.storage(), staged != null);
+        long printed;
         // Page by page with every page's checksum verified, as for a file; closed early (at the
         // limit), it drops the pages read ahead.
         try (DatasetView.Cursor cursor = view.scan(columns, batchRows)) {
-          print(remaining, opened.dictionariesFor(columns), cursor::next, view::globalRow);
+          printed =
+              print(remaining, opened.dictionariesFor(columns), cursor::next, view::globalRow);
+        }
+        if (stats) {
+          ObjectNode node = IoFigures.reads(printed, dataset.stats());
+          figures.putInto(node);
+          printStats(node);
         }
       }
     }
@@ -126,11 +149,18 @@ public final class ScanCommand implements Callable<Integer> {
     VectorSchemaRoot next() throws IOException;
   }
 
+  private void printStats(ObjectNode node) throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println(Json.MAPPER.writeValueAsString(node));
+    err.flush();
+  }
+
   /**
-   * Prints up to {@code remaining} rows after the first {@code offset}; {@code rowId} maps a row's
-   * position in the file or view to the id {@code --with-row-id} prints.
+   * Prints up to {@code remaining} rows after the first {@code offset}, and returns how many it
+   * printed; {@code rowId} maps a row's position in the file or view to the id {@code
+   * --with-row-id} prints.
    */
-  private void print(
+  private long print(
       long remaining,
       DictionaryProvider dictionaries,
       Batches cursor,
@@ -139,6 +169,7 @@ public final class ScanCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     JsonLines lines = new JsonLines(out);
     long position = 0; // of the batch's first row
+    long printed = 0;
     while (remaining > 0) {
       VectorSchemaRoot next = cursor.next();
       if (next == null) {
@@ -153,11 +184,13 @@ public final class ScanCommand implements Callable<Integer> {
             batch, dictionaries, from, n, withRowId ? i -> rowId.applyAsLong(first + i) : null);
         position += batch.getRowCount();
         remaining -= n;
+        printed += n;
       }
       if (lines.flushAndCheckClosed()) {
         break;
       }
     }
     out.flush();
+    return printed;
   }
 }

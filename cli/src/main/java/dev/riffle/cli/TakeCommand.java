@@ -3,11 +3,7 @@ package dev.riffle.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
-import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.read.FileReader;
-import dev.riffle.format.read.ReadStats;
-import dev.riffle.hadoop.lazy.LazyStats;
-import dev.riffle.hadoop.lazy.LazyStorage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -121,7 +117,7 @@ public final class TakeCommand implements Callable<Integer> {
       reader.stats().reset();
       print(rows, dictionaries, chunk -> reader.take(chunk, columns));
       if (stats) {
-        printStats(rows.length, reader.stats(), null, null, false);
+        printStats(IoFigures.reads(rows.length, reader.stats()));
       }
     }
   }
@@ -143,7 +139,7 @@ public final class TakeCommand implements Callable<Integer> {
         rows = global;
       }
       DictionaryProvider dictionaries = opened.dictionariesFor(columns);
-      long[] remoteBefore = null;
+      IoFigures figures = null;
       if (stats) {
         // As for a file: the counters start after the files the take touches are opened and
         // their columns' search metadata loaded.
@@ -151,11 +147,13 @@ public final class TakeCommand implements Callable<Integer> {
           dataset.file(i).loadColumns(columns);
         }
         dataset.stats().reset();
-        remoteBefore = remoteCounters(opened.storage());
+        figures = IoFigures.start(opened.storage(), staged != null);
       }
       print(rows, dictionaries, chunk -> dataset.take(chunk, columns));
-      if (stats) {
-        printStats(rows.length, dataset.stats(), opened.storage(), remoteBefore, staged != null);
+      if (figures != null) {
+        ObjectNode node = IoFigures.reads(rows.length, dataset.stats());
+        figures.putInto(node);
+        printStats(node);
       }
     }
   }
@@ -184,49 +182,7 @@ public final class TakeCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /**
-   * A lazy storage's counters (GETs, bytes fetched, fetch rounds, cache hits, cache misses), or
-   * null for any other storage.
-   */
-  static long[] remoteCounters(Storage storage) {
-    if (!(storage instanceof LazyStorage lazy)) {
-      return null;
-    }
-    LazyStats s = lazy.stats();
-    return new long[] {
-      s.remoteRequests(),
-      s.remoteBytes(),
-      s.fetchRounds(),
-      s.cacheHits(),
-      s.chunkMisses() + s.rangeMisses()
-    };
-  }
-
-  private void printStats(
-      long rows, ReadStats s, Storage storage, long[] remoteBefore, boolean staged)
-      throws IOException {
-    ObjectNode node = Json.MAPPER.createObjectNode();
-    node.put("rows", rows);
-    node.put("reads", s.reads());
-    node.put("bytesRead", s.bytesRead());
-    node.put("sectors", s.sectors());
-    node.put("rounds", s.rounds());
-    node.put("valuesDecoded", s.valuesDecoded());
-    long[] after = remoteBefore == null ? null : remoteCounters(storage);
-    if (after != null) {
-      // What the take fetched from the store through the lazy cache.
-      ObjectNode remote = node.putObject("lazy");
-      remote.put("gets", after[0] - remoteBefore[0]);
-      remote.put("bytesFetched", after[1] - remoteBefore[1]);
-      remote.put("fetchRounds", after[2] - remoteBefore[2]);
-      remote.put("cacheHits", after[3] - remoteBefore[3]);
-      remote.put("cacheMisses", after[4] - remoteBefore[4]);
-    } else if (staged) {
-      // A staged view is read from local disk: nothing is fetched.
-      ObjectNode local = node.putObject("staged");
-      local.put("gets", 0);
-      local.put("bytesFetched", 0);
-    }
+  private void printStats(ObjectNode node) throws IOException {
     PrintWriter err = spec.commandLine().getErr();
     err.println(Json.MAPPER.writeValueAsString(node));
     err.flush();

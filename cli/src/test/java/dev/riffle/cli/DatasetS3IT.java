@@ -169,6 +169,63 @@ class DatasetS3IT {
     assertThat(r.errLines()).hasSize(1);
   }
 
+  /**
+   * Lazy {@code scan --stats} and {@code load} say what they fetched, in take's figures: a cold
+   * cache fetches, a warm one serves every read from the cache.
+   */
+  @Test
+  void lazyScanAndLoadReportWhatTheyFetched() throws Exception {
+    Cli.ok(
+        "generate",
+        "sparse",
+        root,
+        "--rows",
+        "2000",
+        "--seed",
+        "5",
+        "--files",
+        "2",
+        "--page-bytes",
+        "65536");
+    java.nio.file.Path chunks = dir.resolve("chunks");
+    System.setProperty("riffle.lazyCache", chunks.toString());
+    try {
+      JsonNode cold = stats("scan", root, "--stats").get("lazy");
+      assertThat(cold.get("gets").asLong()).isPositive();
+      assertThat(cold.get("bytesFetched").asLong()).isPositive();
+      assertThat(cold.get("fetchRounds").asLong()).isBetween(1L, cold.get("gets").asLong());
+      assertThat(cold.get("cacheMisses").asLong()).isPositive();
+      JsonNode warm = stats("scan", root, "--stats").get("lazy");
+      assertThat(warm.get("gets").asLong()).isZero();
+      assertThat(warm.get("bytesFetched").asLong()).isZero();
+      assertThat(warm.get("cacheHits").asLong()).isPositive();
+
+      String[] load = {"load", root, "--batch", "100", "--epochs", "1", "--seed", "1"};
+      JsonNode loaded = Json.MAPPER.readTree(Cli.ok(concat(load, "--json")).out()).get("lazy");
+      // The scan cached every byte of the data files: the load fetches nothing.
+      assertThat(loaded.get("gets").asLong()).isZero();
+      assertThat(loaded.get("cacheHits").asLong()).isPositive();
+      System.setProperty("riffle.lazyCache", dir.resolve("chunks2").toString());
+      String text = Cli.ok(load).out();
+      assertThat(text).containsPattern("(?m)^lazy: [1-9][0-9,]* GETs?, .* fetched in [1-9]");
+    } finally {
+      System.clearProperty("riffle.lazyCache");
+    }
+  }
+
+  /** The --stats object a command prints on stderr (it prints nothing else there). */
+  private static JsonNode stats(String... args) throws IOException {
+    Cli.Result r = Cli.run(args);
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    return Json.MAPPER.readTree(r.err());
+  }
+
+  private static String[] concat(String[] a, String b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + 1);
+    all[a.length] = b;
+    return all;
+  }
+
   static Map<String, String> settings() throws IOException {
     return LocalS3.settings();
   }

@@ -49,6 +49,14 @@ import org.apache.hadoop.util.functional.FutureIO;
  * <p>The storage owns its {@code FileSystem} instance ({@link FileSystem#newInstance}, not the
  * shared cache) and closes it in {@link #close}. On {@code file:} it uses the raw local file
  * system, so no {@code .crc} side files are written or expected, as with {@code LocalStorage}.
+ *
+ * <p>Retries: metadata calls, reads and deletes retry under {@link RetryPolicy} (S3A's own retries
+ * off underneath); data-file uploads retry inside S3A within the same policy's bounds, on a second
+ * S3A instance ({@link #boundS3aWriteRetries}); the conditional create retries under the policy in
+ * a way that cannot commit twice ({@link #s3aCreateIfAbsent}).
+ *
+ * <p>Over 500 lines: it is the one place where the storage contract meets Hadoop's (settings,
+ * retries, reads, writes, atomic creates); split, each part would need the others' fields.
  */
 public final class HadoopStorage implements Storage {
   /** Hadoop's option that turns {@code createFile().overwrite(false)} into a conditional PUT. */
@@ -82,6 +90,16 @@ public final class HadoopStorage implements Storage {
 
   private final FileSystem fs;
   private final FileSystem ops;
+
+  /**
+   * The caller's configuration (before {@link #boundS3aRetries}), from which {@link #writeFs()}
+   * opens the file system of data-file writes.
+   */
+  private final Configuration userConf;
+
+  /** S3A for {@link #create} and {@link #replace}, opened at the first write; null until then. */
+  private FileSystem writeFs;
+
   private final Path root;
   private final boolean local;
   private final boolean s3a;
@@ -110,8 +128,9 @@ public final class HadoopStorage implements Storage {
    */
   public HadoopStorage(String rootUri, Configuration conf) throws IOException {
     Path path = new Path(rootUri);
-    Configuration c = new Configuration(conf);
-    c.setIfUnset(VECTORED_ACTIVE_READS, "16");
+    this.userConf = new Configuration(conf);
+    userConf.setIfUnset(VECTORED_ACTIVE_READS, "16");
+    Configuration c = new Configuration(userConf);
     boundS3aRetries(c);
     this.retry = retryPolicy(c);
     java.time.Duration floor = java.time.Duration.ofSeconds(1);
@@ -159,6 +178,49 @@ public final class HadoopStorage implements Storage {
     // A socket that delivers nothing for this long is dead (the default, 200 s, hid a paused
     // server for minutes); a slow but flowing transfer never trips it.
     setUnlessUserSet(c, "fs.s3a.connection.timeout", "30s");
+  }
+
+  /**
+   * S3A's retries for data-file writes, which Riffle cannot retry itself (S3A uploads a file's
+   * blocks in the background while the writer streams on, and a failed upload is lost with its
+   * stream): S3A's invoker retries each request of the upload (PUT, part, complete; all idempotent
+   * per key, and data files have fresh names) up to {@code policy}'s attempts, with sleeps that
+   * together stay within its retry window; the SDK's own retries stay off, so only one loop
+   * retries. Hadoop's exponential backoff sleeps {@code interval * 2^k * [0.5, 1.5)} before retry
+   * {@code k}, hence the interval. Throttling (503 SlowDown) gets the same bounds. Settings the
+   * user made win, as in {@link #boundS3aRetries}.
+   */
+  static void boundS3aWriteRetries(Configuration c, RetryPolicy policy) {
+    int retries = Math.min(policy.maxAttempts() - 1, 30);
+    long sleeps = (1L << (retries + 1)) - 2;
+    long interval =
+        retries == 0
+            ? policy.baseMillis()
+            : Math.max(1, (long) (policy.retrySeconds() * 1000 / (1.5 * sleeps)));
+    setUnlessUserSet(c, "fs.s3a.attempts.maximum", "0");
+    setUnlessUserSet(c, "fs.s3a.retry.limit", Integer.toString(retries));
+    setUnlessUserSet(c, "fs.s3a.retry.interval", interval + "ms");
+    setUnlessUserSet(c, "fs.s3a.retry.throttle.limit", Integer.toString(retries));
+    setUnlessUserSet(c, "fs.s3a.retry.throttle.interval", interval + "ms");
+    setUnlessUserSet(c, "fs.s3a.connection.establish.timeout", "5s");
+    setUnlessUserSet(c, "fs.s3a.connection.timeout", "30s");
+  }
+
+  /**
+   * The file system that writes data files: on S3A a second instance with {@link
+   * #boundS3aWriteRetries} (under the retry policy in force at the first write), elsewhere the one
+   * of reads (HDFS retries its own writes).
+   */
+  private synchronized FileSystem writeFs() throws IOException {
+    if (!s3a) {
+      return ops;
+    }
+    if (writeFs == null) {
+      Configuration w = new Configuration(userConf);
+      boundS3aWriteRetries(w, retry);
+      writeFs = FileSystem.newInstance(root.toUri(), w);
+    }
+    return writeFs;
   }
 
   /** Sets {@code key} unless it was set other than by Hadoop's own {@code core-default.xml}. */
@@ -417,14 +479,32 @@ public final class HadoopStorage implements Storage {
   @Override
   public OutputStream create(String path) throws IOException {
     Path p = resolve(path);
-    FSDataOutputStream stream = ops.create(p, true);
+    FSDataOutputStream stream;
+    try {
+      stream = writeFs().create(p, true);
+    } catch (IOException e) {
+      throw uploadFailed(p, e);
+    }
     File dir = local ? new File(p.getParent().toUri()) : null;
     return new java.io.FilterOutputStream(stream) {
       private boolean closed;
 
       @Override
+      public void write(int b) throws IOException {
+        try {
+          out.write(b);
+        } catch (IOException e) {
+          throw uploadFailed(p, e);
+        }
+      }
+
+      @Override
       public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
+        try {
+          out.write(b, off, len);
+        } catch (IOException e) {
+          throw uploadFailed(p, e);
+        }
       }
 
       @Override
@@ -437,12 +517,39 @@ public final class HadoopStorage implements Storage {
           if (o.hasCapability(StreamCapabilities.HSYNC)) {
             o.hsync();
           }
+        } catch (IOException e) {
+          throw uploadFailed(p, e);
         }
         if (dir != null) {
           DurableFiles.syncDirectory(dir.toPath());
         }
       }
     };
+  }
+
+  /**
+   * The error of a write to S3 that S3A's bounded retries ({@link #boundS3aWriteRetries}) gave up
+   * on, in the words of {@link RetryPolicy}'s: what, the bounds, the last error, the endpoint.
+   * Permanent errors (access denied, ...) and other schemes' pass unchanged.
+   */
+  private IOException uploadFailed(Path p, IOException e) {
+    if (!s3a || !RetryPolicy.isTransient(e)) {
+      return e;
+    }
+    RetryPolicy r = retry;
+    return new IOException(
+        "writing "
+            + p
+            + ": gave up after at most "
+            + r.maxAttempts()
+            + " attempts per request and "
+            + String.format(java.util.Locale.ROOT, "%.1f", r.retrySeconds())
+            + " s of retries (--retries, riffle.retry.attempts; --retry-seconds,"
+            + " riffle.retry.seconds); last error: "
+            + RetryPolicy.describe(e)
+            + "; endpoint "
+            + endpoint,
+        e);
   }
 
   @Override
@@ -456,12 +563,52 @@ public final class HadoopStorage implements Storage {
         throw alreadyExists(p, e);
       }
     } else if (s3a) {
-      S3aConditionalCreate.createIfAbsent(ops, p, content);
+      s3aCreateIfAbsent(path, p, content);
     } else {
       try (FSDataOutputStream out = ops.create(p, false)) {
         out.write(content);
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw alreadyExists(p, e);
+      }
+    }
+  }
+
+  /**
+   * The conditional PUT under the retry policy, retried so that it can neither commit twice (the
+   * PUT stays conditional) nor take its own success for another writer's: an attempt that failed
+   * after its request may have reached the server (a reset, a lost response) may have created the
+   * object, so a later 412 reads the object back, and the same bytes mean this call created it.
+   * (Another writer's identical bytes would be the same commit.)
+   */
+  private void s3aCreateIfAbsent(String path, Path p, byte[] content) throws IOException {
+    S3aConditionalCreate.checkFitsOnePut(ops, p, content);
+    String what = "creating " + p;
+    long start = System.nanoTime();
+    boolean mayHaveLanded = false;
+    for (int attempt = 1; ; attempt++) {
+      retry.checkDeadline(what, endpoint);
+      try {
+        RetryPolicy.owning(
+            () -> {
+              S3aConditionalCreate.createIfAbsent(ops, p, content);
+              return null;
+            });
+        return;
+      } catch (FileAlreadyExistsException e) {
+        if (mayHaveLanded && java.util.Arrays.equals(readAll(path), content)) {
+          return;
+        }
+        throw e;
+      } catch (IOException e) {
+        mayHaveLanded |= !S3aConditionalCreate.neverSent(e);
+        long wait = retry.retryAfter(e, attempt, start, what, endpoint);
+        retryListener.retrying(what, attempt, retry.maxAttempts(), RetryPolicy.describe(e));
+        try {
+          Thread.sleep(wait);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while retrying " + what);
+        }
       }
     }
   }
@@ -600,12 +747,25 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public void delete(String path) throws IOException {
-    ops.delete(resolve(path), false);
+    Path p = resolve(path);
+    // Deleting twice is deleting once: safe to retry.
+    retrying("deleting " + p, () -> ops.delete(p, false));
   }
 
   @Override
   public void close() throws IOException {
-    fs.close();
+    FileSystem w;
+    synchronized (this) {
+      w = writeFs;
+      writeFs = null;
+    }
+    try {
+      if (w != null) {
+        w.close();
+      }
+    } finally {
+      fs.close();
+    }
   }
 
   @Override

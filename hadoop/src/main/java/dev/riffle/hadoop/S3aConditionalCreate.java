@@ -1,7 +1,6 @@
 package dev.riffle.hadoop;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
@@ -14,12 +13,12 @@ import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
  * HadoopStorage} so that S3A classes load only for {@code s3a:} storages.
  */
 final class S3aConditionalCreate {
-  /** AWS answers 409 ConditionalRequestConflict while another conditional write is in flight. */
-  private static final int MAX_ATTEMPTS = 4;
-
   private S3aConditionalCreate() {}
 
-  static void createIfAbsent(FileSystem fs, Path p, byte[] content) throws IOException {
+  /**
+   * Fails unless {@code content} fits in one PUT: a permanent error, checked before any attempt.
+   */
+  static void checkFitsOnePut(FileSystem fs, Path p, byte[] content) throws IOException {
     long limit =
         fs.getConf()
             .getLongBytes(HadoopStorage.MULTIPART_SIZE, HadoopStorage.DEFAULT_MULTIPART_SIZE);
@@ -35,33 +34,26 @@ final class S3aConditionalCreate {
               + limit
               + " (the condition of a multipart upload is ignored by some servers)");
     }
-    for (int attempt = 1; ; attempt++) {
-      try {
-        // The 412 of a lost race surfaces from close(), which try-with-resources rethrows.
-        FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(p);
-        builder.overwrite(false);
-        builder.must(HadoopStorage.CONDITIONAL_OVERWRITE, true);
-        try (FSDataOutputStream out = builder.build()) {
-          out.write(content);
-        }
-        return;
-      } catch (IOException e) {
-        if (alreadyExists(e)) {
-          throw HadoopStorage.alreadyExists(p, e);
-        }
-        if (attempt < MAX_ATTEMPTS && statusCode(e) == 409) {
-          try {
-            Thread.sleep(50L << attempt);
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            InterruptedIOException x = new InterruptedIOException(p + ": interrupted");
-            x.initCause(e);
-            throw x;
-          }
-          continue;
-        }
-        throw e;
+  }
+
+  /**
+   * One attempt: HadoopStorage retries it (AWS's 409 ConditionalRequestConflict, while another
+   * conditional write is in flight, included).
+   */
+  static void createIfAbsent(FileSystem fs, Path p, byte[] content) throws IOException {
+    try {
+      // The 412 of a lost race surfaces from close(), which try-with-resources rethrows.
+      FSDataOutputStreamBuilder<?, ?> builder = fs.createFile(p);
+      builder.overwrite(false);
+      builder.must(HadoopStorage.CONDITIONAL_OVERWRITE, true);
+      try (FSDataOutputStream out = builder.build()) {
+        out.write(content);
       }
+    } catch (IOException e) {
+      if (alreadyExists(e)) {
+        throw HadoopStorage.alreadyExists(p, e);
+      }
+      throw e;
     }
   }
 
@@ -82,15 +74,24 @@ final class S3aConditionalCreate {
     return false;
   }
 
-  private static int statusCode(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof AWSServiceIOException) {
-        return ((AWSServiceIOException) t).statusCode();
+  /**
+   * Whether a failed attempt certainly sent nothing: its connection was refused or never
+   * established, so the server cannot have created the object.
+   */
+  static boolean neverSent(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof java.net.ConnectException
+          || t instanceof java.net.UnknownHostException
+          || t instanceof java.net.NoRouteToHostException
+          || t.getClass().getSimpleName().equals("ConnectTimeoutException")) {
+        return true;
       }
-      if (t.getCause() == t) {
-        break;
+      String m = t.getMessage();
+      if (m != null && m.contains("connect timed out")) {
+        return true;
       }
     }
-    return -1;
+    return false;
   }
 }

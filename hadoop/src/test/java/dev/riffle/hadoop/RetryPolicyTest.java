@@ -182,4 +182,28 @@ class RetryPolicyTest {
                         }))
         .isSameAs(gone);
   }
+
+  @Test
+  void writesGetS3asRetriesWithinThePolicysAttemptsAndWindow() {
+    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration(false);
+    HadoopStorage.boundS3aWriteRetries(c, RetryPolicy.defaults());
+    // One loop: S3A's invoker, 7 retries (8 attempts); the SDK's own off.
+    assertThat(c.getInt("fs.s3a.attempts.maximum", -1)).isZero();
+    assertThat(c.getInt("fs.s3a.retry.limit", -1)).isEqualTo(7);
+    assertThat(c.getInt("fs.s3a.retry.throttle.limit", -1)).isEqualTo(7);
+    // Hadoop sleeps interval * 2^k * [0.5, 1.5) before retry k = 1..7: at most 15 s in all.
+    long interval =
+        c.getTimeDuration("fs.s3a.retry.interval", -1, java.util.concurrent.TimeUnit.MILLISECONDS);
+    long longest = 0;
+    for (int k = 1; k <= 7; k++) {
+      longest += (long) (interval * (1L << k) * 1.5);
+    }
+    assertThat(longest).isBetween(10_000L, 15_000L);
+    // What the user set wins.
+    org.apache.hadoop.conf.Configuration user = new org.apache.hadoop.conf.Configuration(false);
+    user.set("fs.s3a.retry.limit", "2");
+    HadoopStorage.boundS3aWriteRetries(user, RetryPolicy.defaults().withAttempts(3));
+    assertThat(user.getInt("fs.s3a.retry.limit", -1)).isEqualTo(2);
+    assertThat(user.getInt("fs.s3a.retry.throttle.limit", -1)).isEqualTo(2);
+  }
 }

@@ -425,7 +425,17 @@ public final class DatasetWriter implements AutoCloseable {
               metadata,
               base == null ? Map.of() : base.splits(),
               base == null ? null : base.deletions());
-      Manifest done = Publisher.publish(storage, m);
+      Manifest done;
+      try {
+        done = Publisher.publish(storage, m);
+      } catch (ConcurrentPublishException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        // Not a lost race, so the manifest may exist all the same (its create reached the store
+        // and the answer was lost): its files must stay. gc removes them if it does not.
+        publishOutcomeUnknown = true;
+        throw e;
+      }
       published = true;
       releaseLease();
       return done;
@@ -434,6 +444,12 @@ public final class DatasetWriter implements AutoCloseable {
       throw e;
     }
   }
+
+  /**
+   * Set when publishing failed other than by losing the race: whether the manifest was created is
+   * not known, so {@link #abort} leaves the data files to gc, which keeps them if it was.
+   */
+  private boolean publishOutcomeUnknown;
 
   /** Removes every data file this writer wrote (best effort: gc finds what is left). */
   private void abort() {
@@ -446,11 +462,13 @@ public final class DatasetWriter implements AutoCloseable {
       // The files are deleted below; there is nothing more to save.
     }
     current = null;
-    for (String path : written) {
+    for (String path : publishOutcomeUnknown ? List.<String>of() : written) {
       try {
         storage.delete(path);
       } catch (IOException e) {
-        // Left as an orphan for `riffle gc`.
+        // Left as an orphan for `riffle gc`, with the rest: a delete that gave up has waited out
+        // the retry policy once, and the server that failed it would fail the others alike.
+        break;
       }
     }
     written.clear();
