@@ -21,9 +21,11 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A dataset location as a Spark table: readable always, writable only by the write that {@link
+ * A dataset location as a Spark table: readable always; writable by the write that {@link
  * RiffleDataSource#createRelation} starts (which carries the commit mode), so that every save mode
- * goes through that entry point.
+ * of {@code df.write} goes through that entry point, and, as a table of {@link RiffleCatalog} at
+ * its latest version, by appends ({@code INSERT INTO}, {@code writeTo(...).append()}), whose
+ * columns Spark has already matched to the table's.
  */
 final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
   /** The {@code _row_id} metadata column as the scan returns it. */
@@ -33,15 +35,38 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
   private final StructType schema;
   private final Map<String, String> properties;
   private final DatasetSnapshot pinned;
+  private final Map<String, String> tableProperties;
+  private final boolean appendable;
 
   /**
    * @param pinned the version the schema was read from, which scans then read, or null to read what
    *     the options name when scanning
    */
   RiffleTable(StructType schema, Map<String, String> properties, DatasetSnapshot pinned) {
+    this(schema, properties, pinned, Map.of(), false);
+  }
+
+  /**
+   * @param properties the options every scan and write starts from (the location, the version)
+   * @param tableProperties what {@code DESCRIBE TABLE EXTENDED} shows (provider, location)
+   * @param appendable whether writes without a commit mode append (a catalog table at its latest)
+   */
+  RiffleTable(
+      StructType schema,
+      Map<String, String> properties,
+      DatasetSnapshot pinned,
+      Map<String, String> tableProperties,
+      boolean appendable) {
     this.schema = schema;
     this.properties = properties;
     this.pinned = pinned;
+    this.tableProperties = tableProperties;
+    this.appendable = appendable;
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return tableProperties;
   }
 
   @Override
@@ -92,7 +117,8 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
 
   @Override
   public Set<TableCapability> capabilities() {
-    boolean writing = new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
+    boolean writing =
+        appendable || new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
     return writing
         ? EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE)
         : EnumSet.of(TableCapability.BATCH_READ);
@@ -147,7 +173,12 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    RiffleOptions o = RiffleOptions.parse(info.options());
+    Map<String, String> all = new HashMap<>(properties);
+    all.putAll(info.options());
+    if (appendable && !new CaseInsensitiveStringMap(all).containsKey(RiffleOptions.COMMIT)) {
+      all.put(RiffleOptions.COMMIT, dev.riffle.dataset.write.DatasetCommit.Mode.APPEND.name());
+    }
+    RiffleOptions o = RiffleOptions.parse(all);
     if (o.commit() == null) {
       throw new IllegalStateException("riffle writes start at df.write.format(\"riffle\")");
     }
