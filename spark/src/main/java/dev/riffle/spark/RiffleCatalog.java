@@ -210,7 +210,11 @@ public final class RiffleCatalog implements StagingTableCatalog {
         if (!p.equals("riffle")
             && !p.equals(RiffleDataSource.class.getName().toLowerCase(Locale.ROOT))) {
           throw AnalysisErrors.of(
-              "the " + name + " catalog holds Riffle datasets only, not USING " + e.getValue());
+              "the "
+                  + name
+                  + " catalog holds Riffle datasets only, not USING "
+                  + e.getValue()
+                  + " (DataFrameWriter.saveAsTable: write with .format(\"riffle\"))");
         }
       } else if (key.equals(TableCatalog.PROP_LOCATION)) {
         if (!Storages.canonical(e.getValue()).equals(location)) {

@@ -10,6 +10,7 @@ import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -132,6 +133,19 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
     DatasetSnapshot snapshot =
         pinned != null && pinned.options().equals(o) ? pinned : DatasetSnapshot.load(o);
     if (!snapshot.sparkSchema().equals(schema)) {
+      if (new CaseInsensitiveStringMap(properties).containsKey(TableCatalog.PROP_PROVIDER)) {
+        // A session catalog table whose schema was changed in the catalog only: Spark's ALTER
+        // TABLE ADD COLUMNS on it succeeds without asking the source.
+        throw AnalysisErrors.of(
+            "the catalog's schema of the riffle table at "
+                + o.location()
+                + " is not the dataset's: "
+                + difference(snapshot.sparkSchema(), schema)
+                + "; a Riffle dataset's columns do not change with ALTER TABLE: drop the table and"
+                + " create it again with CREATE TABLE ... USING riffle LOCATION '"
+                + o.location()
+                + "', and write new columns as a new version of the dataset");
+      }
       throw new IllegalArgumentException(
           "riffle reads "
               + o.location()

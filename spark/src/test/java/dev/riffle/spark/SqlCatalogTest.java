@@ -174,6 +174,80 @@ class SqlCatalogTest {
   }
 
   @Test
+  void insertAppendsAVersionAndCtasCreatesTheDataset() throws Exception {
+    Path w = dir.resolve("w");
+    String t = "riffle.`" + w + "`";
+    sql("CREATE TABLE " + t + " AS SELECT id, concat('c', id) AS cell FROM range(3)");
+    assertThat(rows(read().load(w.toString()))).isEqualTo("[[0,c0], [1,c1], [2,c2]]");
+    assertThatThrownBy(() -> sql("CREATE TABLE " + t + " AS SELECT 1 AS id"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("TABLE_OR_VIEW_ALREADY_EXISTS");
+    // SQL's INSERT matches by position, BY NAME and writeTo(...).append() by name.
+    sql("INSERT INTO " + t + " VALUES (3, 'c3')");
+    sql("INSERT INTO " + t + " BY NAME SELECT 'c4' AS cell, 4L AS id");
+    spark.sql("SELECT 'c5' AS cell, 5L AS id").writeTo(t).append();
+    assertThat(rows(spark.sql("SELECT * FROM " + t)))
+        .isEqualTo("[[0,c0], [1,c1], [2,c2], [3,c3], [4,c4], [5,c5]]");
+    try (Storage s = new LocalStorage(w)) {
+      assertThat(Dataset.versions(s)).containsExactly(1L, 2L, 3L, 4L);
+    }
+    assertThat(rows(spark.sql("SELECT * FROM " + t + " VERSION AS OF 2")))
+        .isEqualTo("[[0,c0], [1,c1], [2,c2], [3,c3]]");
+    assertThatThrownBy(() -> sql("INSERT INTO " + t + " BY NAME SELECT 6L AS id, 'x' AS other"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("Cannot find data for the output column `cell`");
+    // saveAsTable creates a dataset, then appends to it.
+    Path s2 = dir.resolve("s2");
+    assertThatThrownBy(() -> spark.range(2).write().saveAsTable("riffle.`" + s2 + "`"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("holds Riffle datasets only, not USING parquet");
+    spark.range(2).write().format("riffle").saveAsTable("riffle.`" + s2 + "`");
+    spark.range(2, 4).write().format("riffle").mode("append").saveAsTable("riffle.`" + s2 + "`");
+    assertThat(rows(read().load(s2.toString()))).isEqualTo("[[0], [1], [2], [3]]");
+    // Write options as table options; an unknown one is refused naming it.
+    Path z = dir.resolve("z");
+    sql("CREATE TABLE riffle.`" + z + "` OPTIONS (zstdLevel = 0) AS SELECT 1L AS id");
+    assertThat(read().load(z.toString()).count()).isEqualTo(1);
+    assertThatThrownBy(
+            () ->
+                sql(
+                    "CREATE TABLE riffle.`"
+                        + dir.resolve("z2")
+                        + "` OPTIONS (zstdLevle = 0) AS SELECT 1L AS id"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("unknown riffle option 'zstdlevle'; did you mean 'zstdLevel'?");
+    assertThat(dir.resolve("z2")).doesNotExist();
+    // A dataset begins with rows.
+    assertThatThrownBy(() -> sql("CREATE TABLE riffle.`" + dir.resolve("e") + "` (id BIGINT)"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("a Riffle dataset begins with its first rows");
+    assertThat(dir.resolve("e")).doesNotExist();
+  }
+
+  /**
+   * A table of Spark's own catalog ({@code CREATE TABLE ... USING riffle LOCATION}) takes ALTER
+   * TABLE ADD COLUMNS without asking the source; its reads then say what happened and what to do.
+   */
+  @Test
+  void sessionCatalogTableAlteredInTheCatalogOnlySaysSo() {
+    Path p = dir.resolve("sess");
+    spark.range(3).write().format("riffle").save(p.toString());
+    spark.sql("CREATE TABLE sess_cells USING riffle LOCATION '" + p + "'");
+    try {
+      sql("ALTER TABLE sess_cells ADD COLUMNS (x INT)");
+      assertThatThrownBy(() -> sql("SELECT * FROM sess_cells"))
+          .isInstanceOf(AnalysisException.class)
+          .hasMessageStartingWith(
+              "the catalog's schema of the riffle table at "
+                  + uri(p)
+                  + " is not the dataset's: the dataset's columns are [id], not [id, x]; a Riffle"
+                  + " dataset's columns do not change with ALTER TABLE");
+    } finally {
+      spark.sql("DROP TABLE sess_cells");
+    }
+  }
+
+  @Test
   void unconfiguredCatalog() {
     SparkSession bare = spark.newSession();
     bare.conf().unset("spark.sql.catalog.riffle");
