@@ -161,7 +161,8 @@ class SqlCatalogTest {
   void describeShowsProviderAndLocationAndAlterIsRefused() {
     String describe =
         spark.sql("DESCRIBE TABLE EXTENDED riffle.`" + ds + "`").collectAsList().toString();
-    assertThat(describe).contains("[Provider,riffle,", "[Location," + uri(ds) + ",");
+    assertThat(describe)
+        .contains("[Provider,riffle,", "[Location," + uri(ds) + ",", "riffle.version=3");
     assertThatThrownBy(() -> sql("ALTER TABLE riffle.`" + ds + "` ADD COLUMNS (x INT)"))
         .isInstanceOf(AnalysisException.class)
         .hasMessageStartingWith(uri(ds) + ": ALTER TABLE (ADD COLUMNS) is not supported");
