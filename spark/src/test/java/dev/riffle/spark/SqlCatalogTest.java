@@ -163,6 +163,8 @@ class SqlCatalogTest {
         spark.sql("DESCRIBE TABLE EXTENDED riffle.`" + ds + "`").collectAsList().toString();
     assertThat(describe)
         .contains("[Provider,riffle,", "[Location," + uri(ds) + ",", "riffle.version=3");
+    assertThat(spark.sql("SHOW CREATE TABLE riffle.`" + ds + "`").first().getString(0))
+        .contains("USING riffle", "LOCATION '" + uri(ds) + "'");
     assertThatThrownBy(() -> sql("ALTER TABLE riffle.`" + ds + "` ADD COLUMNS (x INT)"))
         .isInstanceOf(AnalysisException.class)
         .hasMessageStartingWith(uri(ds) + ": ALTER TABLE (ADD COLUMNS) is not supported");
