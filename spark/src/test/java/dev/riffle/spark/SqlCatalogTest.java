@@ -199,6 +199,12 @@ class SqlCatalogTest {
     assertThatThrownBy(() -> sql("INSERT INTO " + t + " BY NAME SELECT 6L AS id, 'x' AS other"))
         .isInstanceOf(AnalysisException.class)
         .hasMessageContaining("Cannot find data for the output column `cell`");
+    assertThatThrownBy(() -> sql("INSERT OVERWRITE " + t + " VALUES (9, 'c9')"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("riffle:" + uri(w) + "` does not support truncate in batch mode");
+    try (Storage s = new LocalStorage(w)) {
+      assertThat(Dataset.versions(s)).containsExactly(1L, 2L, 3L, 4L);
+    }
     // saveAsTable creates a dataset, then appends to it.
     Path s2 = dir.resolve("s2");
     assertThatThrownBy(() -> spark.range(2).write().saveAsTable("riffle.`" + s2 + "`"))
