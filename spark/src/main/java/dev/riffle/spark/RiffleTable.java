@@ -10,6 +10,7 @@ import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -21,9 +22,11 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A dataset location as a Spark table: readable always, writable only by the write that {@link
+ * A dataset location as a Spark table: readable always; writable by the write that {@link
  * RiffleDataSource#createRelation} starts (which carries the commit mode), so that every save mode
- * goes through that entry point.
+ * of {@code df.write} goes through that entry point, and, as a table of {@link RiffleCatalog} at
+ * its latest version, by appends ({@code INSERT INTO}, {@code writeTo(...).append()}), whose
+ * columns Spark has already matched to the table's.
  */
 final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
   /** The {@code _row_id} metadata column as the scan returns it. */
@@ -33,15 +36,38 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
   private final StructType schema;
   private final Map<String, String> properties;
   private final DatasetSnapshot pinned;
+  private final Map<String, String> tableProperties;
+  private final boolean appendable;
 
   /**
    * @param pinned the version the schema was read from, which scans then read, or null to read what
    *     the options name when scanning
    */
   RiffleTable(StructType schema, Map<String, String> properties, DatasetSnapshot pinned) {
+    this(schema, properties, pinned, Map.of(), false);
+  }
+
+  /**
+   * @param properties the options every scan and write starts from (the location, the version)
+   * @param tableProperties what {@code DESCRIBE TABLE EXTENDED} shows (provider, location)
+   * @param appendable whether writes without a commit mode append (a catalog table at its latest)
+   */
+  RiffleTable(
+      StructType schema,
+      Map<String, String> properties,
+      DatasetSnapshot pinned,
+      Map<String, String> tableProperties,
+      boolean appendable) {
     this.schema = schema;
     this.properties = properties;
     this.pinned = pinned;
+    this.tableProperties = tableProperties;
+    this.appendable = appendable;
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return tableProperties;
   }
 
   @Override
@@ -92,7 +118,8 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
 
   @Override
   public Set<TableCapability> capabilities() {
-    boolean writing = new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
+    boolean writing =
+        appendable || new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
     return writing
         ? EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE)
         : EnumSet.of(TableCapability.BATCH_READ);
@@ -106,6 +133,19 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
     DatasetSnapshot snapshot =
         pinned != null && pinned.options().equals(o) ? pinned : DatasetSnapshot.load(o);
     if (!snapshot.sparkSchema().equals(schema)) {
+      if (new CaseInsensitiveStringMap(properties).containsKey(TableCatalog.PROP_PROVIDER)) {
+        // A session catalog table whose schema was changed in the catalog only: Spark's ALTER
+        // TABLE ADD COLUMNS on it succeeds without asking the source.
+        throw AnalysisErrors.of(
+            "the catalog's schema of the riffle table at "
+                + o.location()
+                + " is not the dataset's: "
+                + difference(snapshot.sparkSchema(), schema)
+                + "; a Riffle dataset's columns do not change with ALTER TABLE: drop the table and"
+                + " create it again with CREATE TABLE ... USING riffle LOCATION '"
+                + o.location()
+                + "', and write new columns as a new version of the dataset");
+      }
       throw new IllegalArgumentException(
           "riffle reads "
               + o.location()
@@ -147,7 +187,12 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    RiffleOptions o = RiffleOptions.parse(info.options());
+    Map<String, String> all = new HashMap<>(properties);
+    all.putAll(info.options());
+    if (appendable && !new CaseInsensitiveStringMap(all).containsKey(RiffleOptions.COMMIT)) {
+      all.put(RiffleOptions.COMMIT, dev.riffle.dataset.write.DatasetCommit.Mode.APPEND.name());
+    }
+    RiffleOptions o = RiffleOptions.parse(all);
     if (o.commit() == null) {
       throw new IllegalStateException("riffle writes start at df.write.format(\"riffle\")");
     }

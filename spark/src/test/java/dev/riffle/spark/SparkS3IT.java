@@ -131,6 +131,22 @@ class SparkS3IT {
         .hasStackTraceContaining("a Riffle dataset already exists at " + uri);
   }
 
+  /** The SQL catalog with an {@code s3a:} location: CTAS, INSERT, path query, time travel. */
+  @Test
+  void sqlCatalogOnS3a() throws Exception {
+    spark.conf().set("spark.sql.catalog.riffle", RiffleCatalog.class.getName());
+    String t = "riffle.`" + root + "/ds`";
+    spark.sql("CREATE TABLE " + t + " AS SELECT id, concat('c', id) AS cell FROM range(3)");
+    spark.sql("INSERT INTO " + t + " VALUES (3, 'c3')");
+    assertThat(versions()).containsExactly(1L, 2L);
+    assertThat(spark.sql("SELECT * FROM " + t).orderBy("id").collectAsList().toString())
+        .isEqualTo("[[0,c0], [1,c1], [2,c2], [3,c3]]");
+    assertThat(spark.sql("SELECT count(*) FROM " + t + " VERSION AS OF 1").first().getLong(0))
+        .isEqualTo(3);
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM " + t + " VERSION AS OF 3"))
+        .hasMessage(root + "/ds: version 3 does not exist; versions are [1, 2]");
+  }
+
   @Test
   void aFailedJobPublishesNothingOnS3a() throws Exception {
     String uri = root + "/ds";
