@@ -78,17 +78,13 @@ class SilentEndpointIT {
     assertThat(seconds).isLessThan(150);
   }
 
+  // One command is enough here: every command opens a dataset through the same listing, and
+  // hadoop's SilentServerS3IT covers a server that goes silent after the open. Each case waits out
+  // the real 30 s socket timeout, which CI pays for.
   @Test
   void infoTimesOutNamingTheEndpoint() {
     long t0 = System.nanoTime();
     Cli.Result r = Cli.run("info", "s3a://riffle-test/i21/silent/ds");
-    assertTimedOutNamingTheEndpoint(r, (System.nanoTime() - t0) / 1e9);
-  }
-
-  @Test
-  void takeTimesOutNamingTheEndpoint() {
-    long t0 = System.nanoTime();
-    Cli.Result r = Cli.run("take", "s3a://riffle-test/i21/silent/ds", "--rows", "0,1");
     assertTimedOutNamingTheEndpoint(r, (System.nanoTime() - t0) / 1e9);
   }
 }
