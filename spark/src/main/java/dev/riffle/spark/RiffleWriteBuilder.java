@@ -6,6 +6,7 @@ import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetCommit;
+import dev.riffle.dataset.write.PublishOutcomeUnknownException;
 import dev.riffle.dataset.write.WriterLease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,6 +50,9 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
   private final String namePrefix;
 
   private volatile boolean published;
+
+  /** Set when publishing failed without saying whether the manifest was created. */
+  private volatile boolean outcomeUnknown;
 
   /**
    * The job's lease on the location, from the start of the tasks until the commit or abort: it
@@ -177,6 +181,10 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
       DatasetCommit.publish(
           storage, options.commit(), arrowSchema, null, options.datasetOptions(), files);
       published = true;
+    } catch (PublishOutcomeUnknownException e) {
+      // The version may exist and name these files: abort must leave them (gc's to remove).
+      outcomeUnknown = true;
+      throw new UncheckedIOException(e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }
@@ -192,7 +200,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
   }
 
   private void abortFiles(WriterCommitMessage[] messages) {
-    if (published) {
+    if (published || outcomeUnknown) {
       return;
     }
     try (Storage storage = Storages.open(options.location(), hadoopConf)) {

@@ -128,10 +128,20 @@ public final class DatasetCommit {
             keepRows ? base.splits() : Map.of(),
             keepRows ? base.deletions() : null);
     Publisher.checkFiles(storage, m.version(), files);
-    return Publisher.publish(storage, m);
+    try {
+      return Publisher.publish(storage, m);
+    } catch (ConcurrentPublishException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw PublishOutcomeUnknownException.of(m.version(), storage.uri(), e);
+    }
   }
 
-  /** Deletes files that will not be published (best effort: {@code riffle gc} finds the rest). */
+  /**
+   * Deletes files that will not be published (best effort: {@code riffle gc} finds the rest). Never
+   * call it after {@link #publish} threw {@link PublishOutcomeUnknownException}: the version may
+   * exist and name these files.
+   */
   public static void discard(Storage storage, List<Manifest.DataFile> files) {
     for (Manifest.DataFile f : files) {
       try {

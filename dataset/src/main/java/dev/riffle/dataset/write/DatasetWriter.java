@@ -434,7 +434,7 @@ public final class DatasetWriter implements AutoCloseable {
         // Not a lost race, so the manifest may exist all the same (its create reached the store
         // and the answer was lost): its files must stay. gc removes them if it does not.
         publishOutcomeUnknown = true;
-        throw e;
+        throw PublishOutcomeUnknownException.of(m.version(), storage.uri(), e);
       }
       published = true;
       releaseLease();

@@ -88,4 +88,36 @@ class LostPublishAnswerTest {
     // Unreferenced and unleased: gc's to remove once they are past the grace period.
     assertThat(local.list(DatasetLayout.LEASES_DIR)).isEmpty();
   }
+
+  /** A coordinator's publish (Spark's driver) whose answer is lost says so, by its type. */
+  @Test
+  void aCoordinatorsLostAnswerIsAnOutcomeUnknown() throws Exception {
+    LocalStorage local = new LocalStorage(dir);
+    List<Manifest.DataFile> files;
+    try (BufferAllocator a = new RootAllocator();
+        VectorSchemaRoot rows = RandomData.generate(KilledWriterTest.SCHEMA, 500, 3, 0.1, a);
+        DatasetWriter w =
+            DatasetWriter.forFiles(
+                local, KilledWriterTest.SCHEMA, null, DatasetOptions.defaults(), "job-")) {
+      w.write(rows);
+      files = w.finishFiles();
+    }
+    assertThatThrownBy(
+            () ->
+                DatasetCommit.publish(
+                    new LosesAnswers(local, true),
+                    DatasetCommit.Mode.CREATE,
+                    KilledWriterTest.SCHEMA,
+                    null,
+                    DatasetOptions.defaults(),
+                    files))
+        .isInstanceOf(PublishOutcomeUnknownException.class)
+        .hasMessageContaining("version 1")
+        .hasMessageContaining("reset");
+    // It landed: the version is there, with every file it names.
+    assertThat(Dataset.versions(local)).containsExactly(1L);
+    for (Manifest.DataFile f : files) {
+      assertThat(local.length(f.path())).isEqualTo(f.byteLength());
+    }
+  }
 }
