@@ -98,10 +98,35 @@ public final class BitPacking {
       return;
     }
     long mask = mask(w);
+    int p = at;
+    int j = 0;
+    if (w <= 8) {
+      // Eight values of width w fill exactly w bytes: build each group's word at once and store
+      // it with one 8-byte write (its high bytes, zero, are overwritten by the next group's).
+      int end = at + bytes;
+      for (; j + 8 <= n; j += 8, p += w) {
+        long word =
+            (values[j] & mask)
+                | (values[j + 1] & mask) << w
+                | (values[j + 2] & mask) << 2 * w
+                | (values[j + 3] & mask) << 3 * w
+                | (values[j + 4] & mask) << 4 * w
+                | (values[j + 5] & mask) << 5 * w
+                | (values[j + 6] & mask) << 6 * w
+                | (values[j + 7] & mask) << 7 * w;
+        if (p + 8 <= end) {
+          PackedLists.LONGS.set(dst, p, word);
+        } else {
+          for (int b = 0; b < w; b++) {
+            dst[p + b] = (byte) (word >>> (8 * b));
+          }
+        }
+      }
+    }
+    // The rest (all of it for w > 8) from a byte boundary: j·w is a multiple of 8 here.
     long acc = 0;
     int bits = 0;
-    int p = at;
-    for (int j = 0; j < n; j++) {
+    for (; j < n; j++) {
       long v = values[j] & mask;
       acc |= v << bits;
       int total = bits + w;

@@ -95,6 +95,17 @@ class BitPackingTest {
     byte[] backing = new byte[prefix + bytes + suffix];
     byte garbage = (byte) rnd.nextInt(256);
     Arrays.fill(backing, garbage);
+    // The writers' array form: the same bytes, nothing written outside them.
+    byte[] array = backing.clone();
+    BitPacking.packInto(values, n, w, array, prefix);
+    assertThat(Arrays.copyOfRange(array, prefix, prefix + bytes))
+        .as("packInto bytes n=%d w=%d", n, w)
+        .isEqualTo(expected);
+    assertThat(Arrays.copyOfRange(array, 0, prefix))
+        .isEqualTo(Arrays.copyOfRange(backing, 0, prefix));
+    assertThat(Arrays.copyOfRange(array, prefix + bytes, array.length))
+        .as("packInto suffix n=%d w=%d", n, w)
+        .isEqualTo(Arrays.copyOfRange(backing, prefix + bytes, backing.length));
     ByteBuffer out = ByteBuffer.wrap(backing);
     out.order(rnd.nextBoolean() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
     out.position(prefix);
