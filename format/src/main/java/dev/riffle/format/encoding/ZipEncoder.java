@@ -204,8 +204,12 @@ public final class ZipEncoder {
     if ((packer == null && zstdLevel <= 0) || rows.bytes() < MIN_PARALLEL_BYTES) {
       return 1;
     }
-    int threads = EncodePool.THREADS + 1;
-    return Math.max(1, Math.min(threads, rows.validCount() / MIN_PART_RECORDS));
+    // Twice as many parts as threads: the writer's thread, which has the rest of the file's work
+    // besides, takes back the parts no pool thread has started when it is done with its own.
+    int parts = 2 * (EncodePool.THREADS + 1);
+    return EncodePool.THREADS == 0
+        ? 1
+        : Math.max(1, Math.min(parts, rows.validCount() / MIN_PART_RECORDS));
   }
 
   /** One part's bytes and its rows' offsets within them. */
