@@ -63,26 +63,10 @@ final class PackedFloats {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     boolean integers = true;
-    if (width == 4 && src.hasArray()) {
-      byte[] a = src.array();
-      int base = src.arrayOffset() + pos;
-      Objects.checkFromIndexSize(base, 4 * n, a.length);
+    if (width == 4 && src.hasArray() && int32Counts(src.array(), src.arrayOffset() + pos, n)) {
+      // Every item converted to an int and back exactly: the values are those ints.
       for (int i = 0; i < n; i++) {
-        int bits = (int) PackedLists.INTS.get(a, base + 4 * i);
-        float f = Float.intBitsToFloat(bits);
-        int k = (int) f;
-        long v;
-        // The int round trip decides most items (NaN gives 0, which fails the compare); ±0 and
-        // the saturated ends go the general way, which also rejects -0.0.
-        if ((float) k == f && k != 0 && k != Integer.MIN_VALUE && k != Integer.MAX_VALUE) {
-          v = k;
-        } else if (isInteger(f)) {
-          v = (long) f;
-        } else {
-          integers = false;
-          break;
-        }
-        values[i] = v;
+        long v = values[i];
         min = Math.min(min, v);
         max = Math.max(max, v);
       }
@@ -119,6 +103,30 @@ final class PackedFloats {
     int bytes = BitPacking.packedBytes(n, w);
     int at = out.reserve(bytes);
     BitPacking.packInto(values, n, w, out.array(), at);
+  }
+
+  /**
+   * Whether the {@code n} float32 items at {@code a[base]} are all ints that round-trip exactly
+   * (not -0.0, not 2^31 or beyond, which the general test handles), leaving them in the writer's
+   * scratch array. Branch-free over the items: lists of counts are the common case.
+   */
+  private static boolean int32Counts(byte[] a, int base, int n) {
+    Objects.checkFromIndexSize(base, 4 * n, a.length);
+    long[] values = PackedLists.writerScratch(n);
+    boolean exact = true;
+    // In blocks, so that a list of fractions stops after its first block.
+    for (int from = 0; from < n && exact; from += 64) {
+      int to = Math.min(n, from + 64);
+      for (int i = from; i < to; i++) {
+        int bits = (int) PackedLists.INTS.get(a, base + 4 * i);
+        float f = Float.intBitsToFloat(bits);
+        int k = (int) f;
+        // NaN gives 0 and fails the compare; ±∞ and |f| ≥ 2^31 saturate; -0.0 is 0 with bits set.
+        exact &= ((float) k == f) & (k != Integer.MAX_VALUE) & ((k != 0) | (bits == 0));
+        values[i] = k;
+      }
+    }
+    return exact;
   }
 
   /**
