@@ -45,6 +45,11 @@ class HadoopDatasetS3IT extends DatasetContractTest {
   }
 
   @Override
+  protected int[] scanBatchSizes() {
+    return new int[] {7, 333, 5000};
+  }
+
+  @Override
   protected Storage newStorage() throws IOException {
     return new HadoopStorage(
         "s3a://"

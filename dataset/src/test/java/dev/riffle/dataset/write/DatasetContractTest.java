@@ -73,6 +73,15 @@ public abstract class DatasetContractTest {
   /** A fresh, empty dataset location. */
   protected abstract Storage newStorage() throws IOException;
 
+  /**
+   * The batch sizes the scan test checks every view with. A store with a round trip per read (S3)
+   * may leave out the single-row batches, whose thousands of one-row takes cost minutes there and
+   * test nothing the local run does not.
+   */
+  protected int[] scanBatchSizes() {
+    return new int[] {1, 7, 333, 5000};
+  }
+
   @BeforeEach
   void setUpAllocator(@Seed long seed) {
     allocator = new RootAllocator();
@@ -267,7 +276,7 @@ public abstract class DatasetContractTest {
               ds.view(subset),
               ds.view(new Roaring64Bitmap()));
       for (DatasetView view : views) {
-        for (int batch : new int[] {1, 7, 333, 5000}) {
+        for (int batch : scanBatchSizes()) {
           String where = view.name() + " batch " + batch;
           List<Long> expected = new ArrayList<>();
           view.rows().forEach(expected::add);
