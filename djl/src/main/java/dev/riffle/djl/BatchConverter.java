@@ -1,3 +1,5 @@
+// Why this file stays whole (over 500 lines): see "Why this file is a little long" in the class
+// comment.
 package dev.riffle.djl;
 
 import ai.djl.ndarray.NDArray;

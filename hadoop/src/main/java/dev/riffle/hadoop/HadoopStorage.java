@@ -1,3 +1,4 @@
+// Why this file stays whole (over 500 lines): see "Over 500 lines" in the class comment.
 package dev.riffle.hadoop;
 
 import dev.riffle.dataset.storage.LocalStorage;
