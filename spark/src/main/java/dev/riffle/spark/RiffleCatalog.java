@@ -16,6 +16,7 @@ import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
@@ -25,6 +26,7 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.catalog.TableInfo;
 import org.apache.spark.sql.connector.catalog.TableWritePrivilege;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
@@ -44,7 +46,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * to do instead, rather than done half: a dataset's columns are those its versions were written
  * with.
  */
-public final class RiffleCatalog implements StagingTableCatalog {
+public final class RiffleCatalog implements StagingTableCatalog, ProcedureCatalog {
   private String name = "riffle";
 
   @Override
@@ -320,6 +322,40 @@ public final class RiffleCatalog implements StagingTableCatalog {
   }
 
   /** The table a CTAS writes to; the write itself publishes the version. */
+  /** The one namespace of procedures: {@code CALL riffle.system.random_split(…)}. */
+  private static final String SYSTEM = "system";
+
+  @Override
+  public UnboundProcedure loadProcedure(Identifier ident) {
+    if (ident.namespace().length == 1
+        && ident.namespace()[0].equals(SYSTEM)
+        && ident.name().equals(RandomSplitProcedure.NAME)) {
+      return new RandomSplitProcedure();
+    }
+    throw AnalysisErrors.of(
+        "the "
+            + name
+            + " catalog has one procedure, "
+            + name
+            + "."
+            + SYSTEM
+            + "."
+            + RandomSplitProcedure.NAME
+            + ", not "
+            + name
+            + "."
+            + String.join(".", ident.namespace())
+            + (ident.namespace().length > 0 ? "." : "")
+            + ident.name());
+  }
+
+  @Override
+  public Identifier[] listProcedures(String[] namespace) {
+    return namespace.length == 1 && namespace[0].equals(SYSTEM)
+        ? new Identifier[] {Identifier.of(namespace, RandomSplitProcedure.NAME)}
+        : new Identifier[0];
+  }
+
   private static final class Staged implements StagedTable, SupportsWrite {
     private final RiffleTable table;
 

@@ -110,6 +110,45 @@ class SqlCatalogTest {
         .hasMessageContaining("names a Riffle dataset by its location, backquoted as one part");
   }
 
+  /** {@code CALL riffle.system.random_split}: the CLI's split, the same rows for the same seed. */
+  @Test
+  void randomSplitProcedureIsTheClisSplit() throws Exception {
+    Path a = dir.resolve("split-a");
+    Path b = dir.resolve("split-b");
+    for (Path p : List.of(a, b)) {
+      spark
+          .range(200)
+          .selectExpr("id", "concat('c', id) as cell")
+          .write()
+          .format("riffle")
+          .save(p.toString());
+    }
+    sql(
+        "CALL riffle.system.random_split(location => '"
+            + a
+            + "', name => 'train', fraction => 0.75, seed => 7, rest => 'test')");
+    try (Storage s = new LocalStorage(b)) {
+      DatasetVersions.randomSplit(s, "train", 0.75, 7, "test");
+    }
+    String train = rows(read().option("split", "train").load(a.toString()));
+    String test = rows(read().option("split", "test").load(a.toString()));
+    assertThat(train).isEqualTo(rows(read().option("split", "train").load(b.toString())));
+    assertThat(test).isEqualTo(rows(read().option("split", "test").load(b.toString())));
+    long n = read().option("split", "train").load(a.toString()).count();
+    assertThat(n + read().option("split", "test").load(a.toString()).count()).isEqualTo(200);
+    assertThat(n).isBetween(120L, 180L);
+    // Positional arguments and the default seed; a bad fraction names the dataset.
+    sql("CALL riffle.system.random_split('" + a + "', 'small', 0.1)");
+    assertThat(read().option("split", "small").load(a.toString()).count()).isBetween(5L, 40L);
+    assertThatThrownBy(() -> sql("CALL riffle.system.random_split('" + a + "', 'bad', 1.5)"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining(uri(a))
+        .hasMessageContaining("fraction");
+    assertThatThrownBy(() -> sql("CALL riffle.system.nothing('" + a + "')"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("riffle.system.random_split");
+  }
+
   @Test
   void versionAsOfEqualsTheReaderOption() {
     for (long v = 1; v <= 3; v++) {
