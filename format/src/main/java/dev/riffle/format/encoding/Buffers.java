@@ -1,8 +1,15 @@
 package dev.riffle.format.encoding;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 
 /**
  * Copies from read buffers into Arrow vectors. Arrow's {@code setBytes(index, ByteBuffer, srcIndex,
@@ -32,5 +39,45 @@ public final class Buffers {
     } else {
       v.setSafe(index, src.duplicate(), start, length);
     }
+  }
+
+  /**
+   * Allocates {@code v} as {@code allocateNew()} does, except that the values buffer of its items
+   * is not zeroed, when every item slot is written before it is read: a list of non-null
+   * fixed-width items (not bits), or a non-null fixed-size list of them. The items get {@code
+   * items} slots, all marked valid, and a value count the caller sets when it has filled them (a
+   * list's {@code setValueCount} does). Zeroing would be a pass over every byte of a batch of wide
+   * rows that the decoder or copier then overwrites (on fresh memory, a second fault of every
+   * page). Any other vector, or {@code items < 1}, is left unallocated.
+   *
+   * @return whether {@code v} was allocated
+   */
+  public static boolean allocateBareItems(FieldVector v, long items) {
+    FieldVector child;
+    if (v instanceof ListVector l) {
+      child = l.getDataVector();
+    } else if (v instanceof FixedSizeListVector f && !v.getField().isNullable()) {
+      child = f.getDataVector();
+    } else {
+      return false;
+    }
+    if (!(child instanceof BaseFixedWidthVector c)
+        || child instanceof BitVector
+        || child.getField().isNullable()
+        || items < 1
+        || items * c.getTypeWidth() > Integer.MAX_VALUE) {
+      return false;
+    }
+    c.setInitialCapacity(1);
+    v.allocateNew();
+    ArrowBuf data = c.getAllocator().buffer(items * c.getTypeWidth());
+    try {
+      // No nulls: loading builds an all-ones validity (the first buffer is not read) and
+      // retains the data buffer, which this method then lets go of.
+      c.loadFieldBuffers(new ArrowFieldNode(items, 0), List.of(c.getAllocator().getEmpty(), data));
+    } finally {
+      data.getReferenceManager().release();
+    }
+    return true;
   }
 }

@@ -42,6 +42,17 @@ public final class VectorSizes {
     this.values = values;
   }
 
+  /**
+   * Item slots of a list's items (the one child of a list or fixed-size list tree), or -1 when the
+   * tree has no single child or they are more than Arrow can index.
+   */
+  public long itemSlots() {
+    if (children.length != 1 || children[0].values > MAX) {
+      return -1;
+    }
+    return Math.max(1, children[0].values);
+  }
+
   /** The slot count to size a vector with: at least 1, and within what Arrow can index. */
   int slots() {
     return (int) Math.min(MAX, Math.max(1, values));

@@ -330,8 +330,8 @@ final class ColumnReader implements AutoCloseable {
    * Sets the initial capacities of the result vector of top-level field {@code fieldIndex} (one of
    * this column's) for {@code rows} rows from measured sizes; the caller allocates it.
    */
-  void presize(FieldVector v, int fieldIndex, VectorSizes s, int rowCount) {
-    rows.presize(v, fieldIndex, s, rowCount);
+  VectorSizes presize(FieldVector v, int fieldIndex, VectorSizes s, int rowCount) {
+    return rows.presize(v, fieldIndex, s, rowCount);
   }
 
   /** Page summaries for inspection. */

@@ -7,6 +7,7 @@ import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.DirectoryLayout;
 import dev.riffle.format.FileLayout;
+import dev.riffle.format.encoding.Buffers;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.io.FileSource;
 import dev.riffle.format.io.IoEngine;
@@ -435,9 +436,10 @@ public final class FileReader implements AutoCloseable {
      * Sets the initial capacities of {@code v}, the vector of top-level field {@code field}, for
      * {@code rows} rows.
      *
-     * @return false if nothing was measured for it (the defaults apply)
+     * @return the measured sizes of the field's vector tree, or null if nothing was measured for it
+     *     (the defaults apply)
      */
-    boolean presize(int field, FieldVector v, int rows);
+    VectorSizes presize(int field, FieldVector v, int rows);
   }
 
   /** The sizing of vectors from columns' measured sizes ({@code sizes[c]} null: not measured). */
@@ -446,11 +448,10 @@ public final class FileReader implements AutoCloseable {
       int column = schema.columnOf(field);
       for (int c = 0; c < readers.length; c++) {
         if (readers[c].index == column && sizes[c] != null) {
-          readers[c].presize(v, field, sizes[c], rows);
-          return true;
+          return readers[c].presize(v, field, sizes[c], rows);
         }
       }
-      return false;
+      return null;
     };
   }
 
@@ -469,10 +470,13 @@ public final class FileReader implements AutoCloseable {
         int field = schema.fieldIndex(name);
         FieldVector v = schema.fields().get(field).createVector(allocator);
         vectors.add(v);
-        if (sizing == null || !sizing.presize(field, v, capacity)) {
+        VectorSizes sizes = sizing == null ? null : sizing.presize(field, v, capacity);
+        if (sizes == null) {
           v.setInitialCapacity(initialCapacity(v.getField(), capacity));
+          v.allocateNew();
+        } else if (!Buffers.allocateBareItems(v, sizes.itemSlots())) {
+          v.allocateNew();
         }
-        v.allocateNew();
       }
     } catch (RuntimeException e) {
       vectors.forEach(FieldVector::close);

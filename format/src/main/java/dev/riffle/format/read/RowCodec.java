@@ -86,16 +86,19 @@ final class RowCodec {
   /**
    * Sets the initial capacities of the result vector of top-level field {@code fieldIndex} (one of
    * this column's) for {@code rows} rows from measured sizes; the caller allocates it.
+   *
+   * @return the sizes of that field's vector tree
    */
-  void presize(FieldVector v, int fieldIndex, VectorSizes s, int rows) {
+  VectorSizes presize(FieldVector v, int fieldIndex, VectorSizes s, int rows) {
     if (codec != null) {
       s.setValues(rows);
       codec.presize(v, s);
-    } else {
-      int i = spec.fields().indexOf(fieldIndex);
-      VectorSizes c = s.child(i);
-      c.setValues(rows);
-      group.child(i).presize(v, c);
+      return s;
     }
+    int i = spec.fields().indexOf(fieldIndex);
+    VectorSizes c = s.child(i);
+    c.setValues(rows);
+    group.child(i).presize(v, c);
+    return c;
   }
 }

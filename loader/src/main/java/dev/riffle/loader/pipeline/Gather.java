@@ -1,16 +1,17 @@
 package dev.riffle.loader.pipeline;
 
+import dev.riffle.format.encoding.Buffers;
 import dev.riffle.format.read.RowCopy;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
-import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 
 /**
  * Builds a batch from chosen rows of several source batches (one per data file of a fetch): the
@@ -63,9 +64,7 @@ final class Gather {
         t.copyFrom(row[from + k], k, src[part[from + k]]);
       }
       t.setValueCount(count);
-    } else if (target instanceof ListVector t
-        && t.getDataVector() instanceof BaseFixedWidthVector
-        && allLists(src)) {
+    } else if (target instanceof ListVector t && fixedItems(t) && allLists(src)) {
       copyLists(src, t, part, row, from, count);
     } else {
       target.setInitialCapacity(Math.max(1, count));
@@ -79,11 +78,17 @@ final class Gather {
 
   private static boolean allLists(FieldVector[] src) {
     for (FieldVector v : src) {
-      if (!(v instanceof ListVector l) || !(l.getDataVector() instanceof BaseFixedWidthVector)) {
+      if (!(v instanceof ListVector l) || !fixedItems(l)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Items of a whole number of bytes each (booleans are bits: they take the general path). */
+  private static boolean fixedItems(ListVector l) {
+    return l.getDataVector() instanceof BaseFixedWidthVector
+        && !(l.getDataVector() instanceof BitVector);
   }
 
   private static void copyLists(
@@ -106,54 +111,37 @@ final class Gather {
       throw new IllegalStateException("a batch holds more than 2^31 list values: " + total);
     }
     target.setInitialCapacity(Math.max(1, count));
-    target.allocateNew();
+    // Without child nulls, the values buffer is not zeroed first: that would be a second pass over
+    // every byte of the batch (≈ 12 KB a sparse row) that the copies below overwrite anyway.
+    if (childNulls || !Buffers.allocateBareItems(target, Math.max(1, total))) {
+      target.allocateNew();
+      ((BaseFixedWidthVector) target.getDataVector()).allocateNew((int) Math.max(1, total));
+    }
     BaseFixedWidthVector child = (BaseFixedWidthVector) target.getDataVector();
     int width = child.getTypeWidth();
-    // Without child nulls, the values buffer is allocated bare and handed to the child once full:
-    // allocateNew would zero it first, a second pass over every byte of the batch (≈ 12 KB a
-    // sparse row) that the copies below overwrite anyway.
-    ArrowBuf data;
-    if (childNulls) {
-      child.allocateNew((int) Math.max(1, total));
-      data = child.getDataBuffer();
-    } else {
-      data = child.getAllocator().buffer(Math.max(1, total) * width);
-    }
+    ArrowBuf data = child.getDataBuffer();
     ArrowBuf offsets = target.getOffsetBuffer();
     ArrowBuf validity = target.getValidityBuffer();
     offsets.setInt(0, 0);
     int end = 0;
-    try {
-      for (int k = 0; k < count; k++) {
-        ListVector s = (ListVector) src[part[from + k]];
-        int r = row[from + k];
-        if (!s.isNull(r)) {
-          int start = s.getElementStartIndex(r);
-          int len = s.getElementEndIndex(r) - start;
-          BaseFixedWidthVector sc = (BaseFixedWidthVector) s.getDataVector();
-          data.setBytes(
-              (long) end * width, sc.getDataBuffer(), (long) start * width, (long) len * width);
-          if (childNulls) {
-            for (int i = 0; i < len; i++) {
-              BitVectorHelper.setValidityBit(
-                  child.getValidityBuffer(), end + i, sc.isSet(start + i));
-            }
+    for (int k = 0; k < count; k++) {
+      ListVector s = (ListVector) src[part[from + k]];
+      int r = row[from + k];
+      if (!s.isNull(r)) {
+        int start = s.getElementStartIndex(r);
+        int len = s.getElementEndIndex(r) - start;
+        BaseFixedWidthVector sc = (BaseFixedWidthVector) s.getDataVector();
+        data.setBytes(
+            (long) end * width, sc.getDataBuffer(), (long) start * width, (long) len * width);
+        if (childNulls) {
+          for (int i = 0; i < len; i++) {
+            BitVectorHelper.setValidityBit(child.getValidityBuffer(), end + i, sc.isSet(start + i));
           }
-          BitVectorHelper.setBit(validity, k);
-          end += len;
         }
-        offsets.setInt((long) (k + 1) * ListVector.OFFSET_WIDTH, end);
+        BitVectorHelper.setBit(validity, k);
+        end += len;
       }
-      if (!childNulls) {
-        // No nulls: loading builds an all-ones validity (the first buffer is not read) and
-        // retains the data buffer.
-        child.loadFieldBuffers(
-            new ArrowFieldNode(end, 0), List.of(child.getAllocator().getEmpty(), data));
-      }
-    } finally {
-      if (!childNulls) {
-        data.getReferenceManager().release();
-      }
+      offsets.setInt((long) (k + 1) * ListVector.OFFSET_WIDTH, end);
     }
     child.setValueCount(end);
     target.setLastSet(count - 1);
