@@ -4,8 +4,8 @@ import dev.riffle.format.encoding.Buffers;
 import dev.riffle.format.read.RowCopy;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -93,18 +93,33 @@ final class Gather {
 
   private static void copyLists(
       FieldVector[] src, ListVector target, int[] part, int[] row, int from, int count) {
-    long total = 0;
+    // Each source's buffers by address, read once per batch: the loops below then touch raw
+    // memory only, with one bounds check a row, instead of Arrow's checked accessors (a reference
+    // count and a range check on every offset and bit); that also keeps the compiled loop small.
+    int n = src.length;
+    long[] validity = new long[n];
+    long[] offsets = new long[n];
+    long[] values = new long[n];
+    long[] valueBytes = new long[n];
     boolean childNulls = false;
-    for (FieldVector v : src) {
+    for (int p = 0; p < n; p++) {
+      ListVector l = (ListVector) src[p];
+      BaseFixedWidthVector c = (BaseFixedWidthVector) l.getDataVector();
       // The field's nullability, not getNullCount(): counting scans the whole fetch's bitmap,
       // and this runs once per minibatch.
-      childNulls |= ((ListVector) v).getDataVector().getField().isNullable();
+      childNulls |= c.getField().isNullable();
+      validity[p] = l.getValidityBuffer().memoryAddress();
+      offsets[p] = l.getOffsetBuffer().memoryAddress();
+      values[p] = c.getDataBuffer().memoryAddress();
+      valueBytes[p] = c.getDataBuffer().capacity();
     }
+    int width = ((BaseFixedWidthVector) target.getDataVector()).getTypeWidth();
+    long total = 0;
     for (int k = 0; k < count; k++) {
-      ListVector s = (ListVector) src[part[from + k]];
+      int p = part[from + k];
       int r = row[from + k];
-      if (!s.isNull(r)) {
-        total += s.getElementEndIndex(r) - s.getElementStartIndex(r);
+      if (isSet(validity[p], r)) {
+        total += extent(offsets[p], r, width, valueBytes[p], p) / width;
       }
     }
     if (total > Integer.MAX_VALUE) {
@@ -118,33 +133,59 @@ final class Gather {
       ((BaseFixedWidthVector) target.getDataVector()).allocateNew((int) Math.max(1, total));
     }
     BaseFixedWidthVector child = (BaseFixedWidthVector) target.getDataVector();
-    int width = child.getTypeWidth();
-    ArrowBuf data = child.getDataBuffer();
-    ArrowBuf offsets = target.getOffsetBuffer();
-    ArrowBuf validity = target.getValidityBuffer();
-    offsets.setInt(0, 0);
+    long out = child.getDataBuffer().memoryAddress();
+    long outOffsets = target.getOffsetBuffer().memoryAddress();
+    long outValidity = target.getValidityBuffer().memoryAddress();
+    MemoryUtil.putInt(outOffsets, 0);
     int end = 0;
     for (int k = 0; k < count; k++) {
-      ListVector s = (ListVector) src[part[from + k]];
+      int p = part[from + k];
       int r = row[from + k];
-      if (!s.isNull(r)) {
-        int start = s.getElementStartIndex(r);
-        int len = s.getElementEndIndex(r) - start;
-        BaseFixedWidthVector sc = (BaseFixedWidthVector) s.getDataVector();
-        data.setBytes(
-            (long) end * width, sc.getDataBuffer(), (long) start * width, (long) len * width);
+      if (isSet(validity[p], r)) {
+        int start = MemoryUtil.getInt(offsets[p] + 4L * r);
+        int len = MemoryUtil.getInt(offsets[p] + 4L * r + 4) - start;
+        MemoryUtil.copyMemory(
+            values[p] + (long) start * width, out + (long) end * width, (long) len * width);
         if (childNulls) {
+          BaseFixedWidthVector sc = (BaseFixedWidthVector) ((ListVector) src[p]).getDataVector();
           for (int i = 0; i < len; i++) {
             BitVectorHelper.setValidityBit(child.getValidityBuffer(), end + i, sc.isSet(start + i));
           }
         }
-        BitVectorHelper.setBit(validity, k);
+        long bits = outValidity + (k >>> 3);
+        MemoryUtil.putByte(bits, (byte) (MemoryUtil.getByte(bits) | (1 << (k & 7))));
         end += len;
       }
-      offsets.setInt((long) (k + 1) * ListVector.OFFSET_WIDTH, end);
+      MemoryUtil.putInt(outOffsets + 4L * (k + 1), end);
     }
     child.setValueCount(end);
     target.setLastSet(count - 1);
     target.setValueCount(count);
+  }
+
+  private static boolean isSet(long validity, int r) {
+    return ((MemoryUtil.getByte(validity + (r >>> 3)) >>> (r & 7)) & 1) != 0;
+  }
+
+  /**
+   * Bytes of row {@code r}'s items, after checking that they lie inside the source's values (the
+   * raw copy relies on it; a decoded batch always passes).
+   */
+  private static long extent(long offsets, int r, int width, long valueBytes, int p) {
+    long start = MemoryUtil.getInt(offsets + 4L * r);
+    long end = MemoryUtil.getInt(offsets + 4L * r + 4);
+    if (start < 0 || end < start || end * width > valueBytes) {
+      throw new IllegalStateException(
+          "list row "
+              + r
+              + " of part "
+              + p
+              + " has items ["
+              + start
+              + ", "
+              + end
+              + ") past its values");
+    }
+    return (end - start) * width;
   }
 }
