@@ -65,8 +65,12 @@ class GatherTest {
     FixedSizeListVector emb = (FixedSizeListVector) root.getVector("emb");
     VarCharVector name = (VarCharVector) root.getVector("name");
     for (int r = 0; r < rows; r++) {
-      id.setSafe(r, rnd.nextInt());
       boolean nullRow = rnd.nextInt(5) == 0;
+      if (nullRow) {
+        id.setNull(r);
+      } else {
+        id.setSafe(r, rnd.nextInt());
+      }
       int n = rnd.nextInt(6);
       if (nullRow) {
         values.setNull(r);
