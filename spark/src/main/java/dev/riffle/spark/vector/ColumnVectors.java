@@ -3,6 +3,7 @@ package dev.riffle.spark.vector;
 import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 
@@ -39,6 +41,21 @@ public final class ColumnVectors {
   public static ColumnVector of(ValueVector vector, ValueVector dictionary, DataType type) {
     if (dictionary != null) {
       return new DictionaryColumn(type, (BaseIntVector) vector, of(dictionary, null, type));
+    }
+    if (type instanceof UserDefinedType<?> u && vector instanceof StructVector s) {
+      // An ML vector: Spark reads the type's SQL struct; its values may be float32 (written with
+      // vectorFloat32), which the leaf column widens to the struct's doubles.
+      StructType st = (StructType) u.sqlType();
+      ColumnVector[] children = new ColumnVector[st.fields().length];
+      for (int i = 0; i < children.length; i++) {
+        ValueVector c = s.getChildByOrdinal(i);
+        DataType ct = st.fields()[i].dataType();
+        children[i] =
+            c instanceof ListVector l && l.getDataVector() instanceof Float4Vector f
+                ? new ListColumn(ct, c, new LeafColumn(((ArrayType) ct).elementType(), f))
+                : of(c, null, ct);
+      }
+      return new StructColumn(type, vector, children);
     }
     if (native_(vector.getField())) {
       return new ArrowColumnVector(vector);
