@@ -123,6 +123,46 @@ class MlVectorTest {
         .containsExactlyInAnyOrder(got.get(0), got.get(1));
   }
 
+  /** Vectors inside arrays and structs, float64 and float32. */
+  @Test
+  void nestedVectorsRoundTrip() {
+    SparkSession spark = LocalSpark.session();
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.IntegerType)
+            .add("vs", DataTypes.createArrayType(new VectorUDT(), true))
+            .add("st", new StructType().add("v", new VectorUDT(), true));
+    Vector sparse = Vectors.sparse(100, new int[] {0, 99}, new double[] {0.1, -1e300});
+    Vector dense = Vectors.dense(1.0 / 3, 2);
+    List<Row> rows =
+        List.of(
+            RowFactory.create(0, List.of(sparse, dense), RowFactory.create(sparse)),
+            RowFactory.create(1, null, RowFactory.create((Object) null)));
+    for (boolean f32 : new boolean[] {false, true}) {
+      Path ds = dir.resolve("nested-" + f32);
+      spark
+          .createDataFrame(rows, schema)
+          .write()
+          .format("riffle")
+          .option("vectorFloat32", f32)
+          .save(ds.toString());
+      org.apache.spark.sql.Dataset<Row> back = spark.read().format("riffle").load(ds.toString());
+      assertThat(back.schema().simpleString()).isEqualTo(schema.simpleString());
+      Row r0 = back.where("id = 0").first();
+      List<Object> vs = r0.getList(1);
+      Vector s =
+          f32
+              ? Vectors.sparse(100, new int[] {0, 99}, new double[] {0.1f, (float) -1e300})
+              : sparse;
+      Vector d = f32 ? Vectors.dense((float) (1.0 / 3), 2) : dense;
+      assertThat(vs).containsExactly(s, d);
+      assertThat(r0.getStruct(2).get(0)).isEqualTo(s);
+      Row r1 = back.where("id = 1").first();
+      assertThat(r1.isNullAt(1)).isTrue();
+      assertThat(r1.getStruct(2).isNullAt(0)).isTrue();
+    }
+  }
+
   @Test
   void float32WhenAskedAndOldDenseDatasetsStillAppend() {
     SparkSession spark = LocalSpark.session();

@@ -57,7 +57,7 @@ public final class ColumnVectors {
       }
       return new StructColumn(type, vector, children);
     }
-    if (native_(vector.getField())) {
+    if (native_(vector.getField()) && !hasVector(type)) {
       return new ArrowColumnVector(vector);
     }
     if (vector instanceof MapVector) {
@@ -90,6 +90,24 @@ public final class ColumnVectors {
       return new StructColumn(type, vector, children);
     }
     return new LeafColumn(type, vector);
+  }
+
+  /** Whether an ML vector is in the type, which its struct may hold as float32 values. */
+  private static boolean hasVector(DataType type) {
+    if (type instanceof UserDefinedType) {
+      return true;
+    } else if (type instanceof ArrayType a) {
+      return hasVector(a.elementType());
+    } else if (type instanceof MapType m) {
+      return hasVector(m.keyType()) || hasVector(m.valueType());
+    } else if (type instanceof StructType st) {
+      for (org.apache.spark.sql.types.StructField f : st.fields()) {
+        if (hasVector(f.dataType())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether Spark's ArrowColumnVector reads this field (and all below it) as is. */
