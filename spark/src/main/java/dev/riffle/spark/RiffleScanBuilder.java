@@ -165,12 +165,13 @@ final class RiffleScanBuilder
   }
 
   /**
-   * This scan, or a lookup read on the driver where the {@code _row_id} predicates select at most
-   * {@code driverRows} rows (no job: {@link DriverLookup}).
+   * This scan, or a lookup read on the driver where the {@code _row_id} predicates (and a limit)
+   * select at most {@code driverRows} rows (no job: {@link DriverLookup}).
    */
   @Override
   public Scan build() {
-    if (ids != null && !countOnly && rowCount() <= snapshot.options().driverRows()) {
+    long rows = limit >= 0 ? Math.min(rowCount(), limit) : rowCount();
+    if (ids != null && !countOnly && rows <= snapshot.options().driverRows()) {
       return new DriverLookup(this);
     }
     return this;

@@ -112,6 +112,9 @@ class DriverLookupTest {
                         .load(sparkTypes.toString())
                         .where("_row_id < 11"))))
         .containsOnly("batch");
+    // A limit counts: 5 of 5,000 rows are few.
+    assertThat(kinds(plan(load(sparkTypes, true).where("_row_id < 5000").limit(5))))
+        .containsOnly("local");
     // No _row_id predicate: a scan, however small the result.
     assertThat(kinds(plan(load(sparkTypes, true).where("id = 3")))).containsOnly("batch");
     // A lookup's limit and projection hold on the driver too.
