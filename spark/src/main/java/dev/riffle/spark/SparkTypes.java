@@ -122,8 +122,9 @@ public final class SparkTypes {
         if (u instanceof UserDefinedType<?> ud && structMatches(ud.sqlType(), (StructType) t)) {
           return u;
         }
-      } catch (RuntimeException | LinkageError e) {
-        // The type's class is missing here (e.g. no spark-mllib): the struct is still every value.
+      } catch (Exception | LinkageError e) {
+        // The type's class is missing here (e.g. no spark-mllib; Scala rethrows the checked
+        // ClassNotFoundException undeclared): the struct is still every value.
       }
     }
     return t;

@@ -64,4 +64,39 @@ class SparkTypesTest {
         dev.riffle.format.schema.RiffleSchema.forWriting(arrow, java.util.Map.of(), List.of());
     assertThat(SparkTypes.toSpark(rs)).isEqualTo(t);
   }
+
+  /** Where a vector's type class is missing (no spark-mllib on the reader), the struct reads. */
+  @Test
+  void aVectorWhoseClassIsMissingReadsAsItsStruct() {
+    StructType t = new StructType().add("v", new org.apache.spark.ml.linalg.VectorUDT(), true);
+    Schema arrow = SparkTypes.toArrow(t);
+    org.apache.arrow.vector.types.pojo.Field v = arrow.getFields().get(0);
+    String json = v.getMetadata().get(SparkTypes.UDT);
+    assertThat(json).contains("org.apache.spark.ml.linalg.VectorUDT");
+    org.apache.arrow.vector.types.pojo.Field missing =
+        new org.apache.arrow.vector.types.pojo.Field(
+            "v",
+            new org.apache.arrow.vector.types.pojo.FieldType(
+                true,
+                v.getType(),
+                null,
+                java.util.Map.of(
+                    SparkTypes.UDT, json.replace("linalg.VectorUDT", "linalg.NoSuchUDT"))),
+            v.getChildren());
+    Schema gone = new Schema(List.of(missing));
+    assertThat(
+            SparkTypes.toSpark(
+                    dev.riffle.format.schema.RiffleSchema.forWriting(
+                        gone, java.util.Map.of(), List.of()))
+                .simpleString())
+        .isEqualTo(
+            "struct<v:struct<type:tinyint,size:int,indices:array<int>,values:array<double>>>");
+    assertThat(
+            SparkTypes.toSpark(
+                    dev.riffle.format.schema.RiffleSchema.forWriting(
+                        arrow, java.util.Map.of(), List.of()))
+                .apply("v")
+                .dataType())
+        .isEqualTo(new org.apache.spark.ml.linalg.VectorUDT());
+  }
 }
