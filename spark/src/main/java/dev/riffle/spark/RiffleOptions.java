@@ -25,6 +25,8 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
  * @param rowsPerPartition rows per input partition ({@code rowsPerPartition}); 0 splits each file
  *     so that a partition holds about {@code spark.sql.files.maxPartitionBytes} of it
  * @param batchRows rows per columnar batch ({@code batchRows}, default 4096)
+ * @param driverRows a {@code _row_id} lookup of at most this many rows is read on the driver,
+ *     without a Spark job ({@code driverRows}, default 4096; 0: always a job)
  * @param targetFileBytes a written data file ends after about this many bytes ({@code
  *     targetFileBytes}, default 512 MiB)
  * @param targetFileRows ... or after exactly this many rows ({@code targetFileRows}, 0: no limit)
@@ -42,6 +44,7 @@ record RiffleOptions(
     String split,
     long rowsPerPartition,
     int batchRows,
+    long driverRows,
     long targetFileBytes,
     long targetFileRows,
     int pageBytes,
@@ -54,6 +57,12 @@ record RiffleOptions(
   /** The internal option that carries the commit mode from the V1 entry point to the V2 write. */
   static final String COMMIT = "__riffle_commit";
 
+  /**
+   * Rows a {@code _row_id} lookup reads on the driver by default: a few thousand rows are
+   * milliseconds of takes, against the second or so that scheduling a job costs.
+   */
+  static final long DEFAULT_DRIVER_ROWS = 4096;
+
   /** Options of reads, as a user spells them. */
   static final List<String> READ_KEYS =
       List.of(
@@ -63,7 +72,8 @@ record RiffleOptions(
           "timestampAsOf",
           "split",
           "rowsPerPartition",
-          "batchRows");
+          "batchRows",
+          "driverRows");
 
   /** Options of writes, as a user spells them. */
   static final List<String> WRITE_KEYS =
@@ -120,6 +130,7 @@ record RiffleOptions(
         o.get("split"),
         number(o, "rowsPerPartition", 0, 1),
         intNumber(o, "batchRows", 4096, 1),
+        number(o, "driverRows", DEFAULT_DRIVER_ROWS, 0),
         number(o, "targetFileBytes", DatasetOptions.DEFAULT_TARGET_FILE_BYTES, 1),
         number(o, "targetFileRows", 0, 1),
         intNumber(o, "pageBytes", WriterOptions.DEFAULT_PAGE_BYTES, 4096),
@@ -127,6 +138,25 @@ record RiffleOptions(
         o.get("license"),
         bool(o, "vectorFloat32"),
         commit == null ? null : DatasetCommit.Mode.valueOf(commit));
+  }
+
+  /** These options with another commit mode. */
+  RiffleOptions withCommit(DatasetCommit.Mode mode) {
+    return new RiffleOptions(
+        location,
+        version,
+        timestampAsOf,
+        split,
+        rowsPerPartition,
+        batchRows,
+        driverRows,
+        targetFileBytes,
+        targetFileRows,
+        pageBytes,
+        zstdLevel,
+        license,
+        vectorFloat32,
+        mode);
   }
 
   /** The one dataset location of a load or save. */

@@ -15,7 +15,6 @@ import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.Statistics;
@@ -37,7 +36,8 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
  * partition should be. What Spark pushes down: filters that page statistics can test (the tasks
  * skip the pages they exclude; Spark still evaluates the filters), predicates on {@code _row_id}
  * (exact: only those rows are read), {@code count(*)} (answered from the manifest, no file read)
- * and a limit (partitions past it are not planned).
+ * and a limit (partitions past it are not planned). A lookup of a few {@code _row_id}s is read on
+ * the driver ({@link DriverLookup}).
  */
 final class RiffleScanBuilder
     implements ScanBuilder,
@@ -164,8 +164,16 @@ final class RiffleScanBuilder
     return r == null ? snapshot.manifest().totalRows() : r.getLongCardinality();
   }
 
+  /**
+   * This scan, or a lookup read on the driver where the {@code _row_id} predicates (and a limit)
+   * select at most {@code driverRows} rows (no job: {@link DriverLookup}).
+   */
   @Override
   public Scan build() {
+    long rows = limit >= 0 ? Math.min(rowCount(), limit) : rowCount();
+    if (ids != null && !countOnly && rows <= snapshot.options().driverRows()) {
+      return new DriverLookup(this);
+    }
     return this;
   }
 
@@ -289,7 +297,7 @@ final class RiffleScanBuilder
   }
 
   @Override
-  public PartitionReaderFactory createReaderFactory() {
+  public RiffleReaderFactory createReaderFactory() {
     String location = snapshot.options().location();
     List<String> fields = new ArrayList<>(List.of(readSchema.fieldNames()));
     if (!Arrays.asList(snapshot.sparkSchema().fieldNames()).contains(RowIds.COLUMN)) {

@@ -25,8 +25,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * A dataset location as a Spark table: readable always; writable by the write that {@link
  * RiffleDataSource#createRelation} starts (which carries the commit mode), so that every save mode
  * of {@code df.write} goes through that entry point, and, as a table of {@link RiffleCatalog} at
- * its latest version, by appends ({@code INSERT INTO}, {@code writeTo(...).append()}), whose
- * columns Spark has already matched to the table's.
+ * its latest version, by appends ({@code INSERT INTO}, {@code writeTo(...).append()}) and
+ * overwrites as a new version ({@code INSERT OVERWRITE}, {@code
+ * writeTo(...).overwrite(lit(true))}), whose columns Spark has already matched to the table's.
  */
 final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
   /** The {@code _row_id} metadata column as the scan returns it. */
@@ -120,6 +121,15 @@ final class RiffleTable implements SupportsRead, SupportsWrite, SupportsMetadata
   public Set<TableCapability> capabilities() {
     boolean writing =
         appendable || new CaseInsensitiveStringMap(properties).containsKey(RiffleOptions.COMMIT);
+    if (appendable) {
+      // A catalog table at its latest version: INSERT OVERWRITE, as a new version (a condition
+      // other than true is refused by RiffleWriteBuilder, naming it).
+      return EnumSet.of(
+          TableCapability.BATCH_READ,
+          TableCapability.BATCH_WRITE,
+          TableCapability.TRUNCATE,
+          TableCapability.OVERWRITE_BY_FILTER);
+    }
     return writing
         ? EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE)
         : EnumSet.of(TableCapability.BATCH_READ);

@@ -19,9 +19,12 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.expressions.filter.AlwaysTrue;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -34,14 +37,18 @@ import org.apache.spark.sql.types.StructType;
  * ids. If the job fails or is aborted, the committed tasks' files are deleted and nothing is
  * published.
  */
-final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
+final class RiffleWriteBuilder implements SupportsOverwriteV2, Write, BatchWrite {
   private final RiffleOptions options;
 
   /** The session's Hadoop configuration for a non-local location, else null. */
   private final Configuration hadoopConf;
 
   private final StructType sparkSchema;
-  private final Schema arrowSchema;
+
+  /** The schema the version is written with: set by {@link #build()}. */
+  private Schema arrowSchema;
+
+  private final String queryId;
 
   /**
    * Starts the name of every file of this job, so that an abort also finds the files of tasks that
@@ -68,15 +75,7 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
     this.hadoopConf = Storages.driverConf(options.location());
     this.namePrefix = "spark-" + queryId.replaceAll("[^A-Za-z0-9]", "") + "-";
     this.sparkSchema = sparkSchema;
-    this.arrowSchema =
-        options.commit() == DatasetCommit.Mode.APPEND
-            ? existingSchema(options, hadoopConf)
-            : SparkTypes.toArrow(sparkSchema, options.vectorFloat32());
-    // Every (Spark type, Arrow type) pair is checked here, before a task starts.
-    try (RootAllocator allocator = new RootAllocator();
-        VectorSchemaRoot probe = VectorSchemaRoot.create(arrowSchema, allocator)) {
-      new RowWriter(probe, sparkSchema);
-    }
+    this.queryId = queryId;
   }
 
   private static Schema existingSchema(RiffleOptions o, Configuration conf) {
@@ -90,7 +89,48 @@ final class RiffleWriteBuilder implements WriteBuilder, Write, BatchWrite {
 
   @Override
   public Write build() {
+    arrowSchema =
+        options.commit() == DatasetCommit.Mode.APPEND
+            ? existingSchema(options, hadoopConf)
+            : SparkTypes.toArrow(sparkSchema, options.vectorFloat32());
+    // Every (Spark type, Arrow type) pair is checked here, before a task starts.
+    try (RootAllocator allocator = new RootAllocator();
+        VectorSchemaRoot probe = VectorSchemaRoot.create(arrowSchema, allocator)) {
+      new RowWriter(probe, sparkSchema);
+    }
     return this;
+  }
+
+  /**
+   * {@code INSERT OVERWRITE} and {@code writeTo(...).overwrite(lit(true))} of a catalog table: a
+   * new version that holds only the new rows, with the DataFrame's columns; the older versions stay
+   * readable ({@code VERSION AS OF}).
+   */
+  @Override
+  public WriteBuilder truncate() {
+    return new RiffleWriteBuilder(
+        options.withCommit(DatasetCommit.Mode.OVERWRITE), sparkSchema, queryId);
+  }
+
+  /**
+   * Only the overwrite of every row ({@link #truncate()}): a version holds whole rows, not a
+   * replacement of the rows a filter selects.
+   */
+  @Override
+  public WriteBuilder overwrite(Predicate[] predicates) {
+    for (Predicate p : predicates) {
+      if (!(p instanceof AlwaysTrue)) {
+        throw AnalysisErrors.of(
+            "riffle "
+                + options.location()
+                + ": overwriting only the rows where "
+                + p
+                + " is not supported; INSERT OVERWRITE without a condition (or"
+                + " writeTo(...).overwrite(lit(true))) writes a new version with only the new rows,"
+                + " and the older versions stay readable");
+      }
+    }
+    return truncate();
   }
 
   @Override

@@ -43,12 +43,12 @@ import org.apache.spark.sql.types.VarcharType;
  *
  * <p>Writing maps each Spark type to the Riffle (Arrow) type that holds it exactly; a Spark type
  * with no such type (intervals of months, variants, calendar intervals, nulls, geometries, user
- * types other than ML vectors) is refused with an error that names the column. Reading maps every
- * Riffle type to a Spark type: the inverse where there is one, otherwise the nearest type that
- * holds every value (unsigned ints widen, uint64 becomes decimal(20,0), half floats become floats,
- * times become nanoseconds of the day, timestamps and durations of other units become microseconds,
- * decimals wider than 38 digits become strings). Categorical (dictionary-encoded) columns are read
- * as their values, decoded.
+ * types other than ML vectors, which keep Spark's own struct) is refused with an error that names
+ * the column. Reading maps every Riffle type to a Spark type: the inverse where there is one,
+ * otherwise the nearest type that holds every value (unsigned ints widen, uint64 becomes
+ * decimal(20,0), half floats become floats, times become nanoseconds of the day, timestamps and
+ * durations of other units become microseconds, decimals wider than 38 digits become strings).
+ * Categorical (dictionary-encoded) columns are read as their values, decoded.
  */
 public final class SparkTypes {
   private SparkTypes() {}
@@ -65,7 +65,7 @@ public final class SparkTypes {
   static final String KEY = "key";
   static final String VALUE = "value";
 
-  /** The classes of Spark ML's vector types, written as arrays of float. */
+  /** The classes of Spark ML's vector types (spark-mllib, known here by name only). */
   static boolean isMlVector(DataType t) {
     if (!(t instanceof UserDefinedType)) {
       return false;
@@ -104,8 +104,50 @@ public final class SparkTypes {
    */
   static final String METADATA = "spark.metadata";
 
+  /**
+   * The key of a struct field's metadata that holds the JSON of the Spark user-defined type (an ML
+   * vector) it stores: the struct is the type's own {@code sqlType}, so reading rebuilds the type
+   * from the JSON ({@link DataType#fromJson}) and Spark's rows fit it unchanged. Where the type's
+   * class is not on the reader's class path (no spark-mllib), the column reads as the plain struct.
+   */
+  static final String UDT = "spark.udt";
+
   /** The Spark type of a (non-dictionary) Arrow field. */
   static DataType toSpark(Field field, String path) {
+    DataType t = toSparkSql(field, path);
+    String udt = field.getMetadata() == null ? null : field.getMetadata().get(UDT);
+    if (udt != null && t instanceof StructType) {
+      try {
+        DataType u = DataType.fromJson(udt);
+        if (u instanceof UserDefinedType<?> ud && structMatches(ud.sqlType(), (StructType) t)) {
+          return u;
+        }
+      } catch (Exception | LinkageError e) {
+        // The type's class is missing here (e.g. no spark-mllib; Scala rethrows the checked
+        // ClassNotFoundException undeclared): the struct is still every value.
+      }
+    }
+    return t;
+  }
+
+  /**
+   * Whether a stored struct reads as the type's SQL struct: the same field names, with values of
+   * float32 where the type has float64 (the write option {@code vectorFloat32}); they widen
+   * exactly.
+   */
+  private static boolean structMatches(DataType sql, StructType stored) {
+    if (!(sql instanceof StructType s) || s.fields().length != stored.fields().length) {
+      return false;
+    }
+    for (int i = 0; i < s.fields().length; i++) {
+      if (!s.fields()[i].name().equals(stored.fields()[i].name())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static DataType toSparkSql(Field field, String path) {
     ArrowType t = field.getType();
     switch (t.getTypeID()) {
       case Bool:
@@ -206,11 +248,13 @@ public final class SparkTypes {
       Field a = toArrow(f.name(), f.dataType(), f.nullable(), f.name(), float32Vectors);
       String json = f.metadata().json();
       if (!json.equals("{}")) {
+        Map<String, String> m =
+            new java.util.TreeMap<>(a.getMetadata() == null ? Map.of() : a.getMetadata());
+        m.put(METADATA, json);
         a =
             new Field(
                 a.getName(),
-                new FieldType(
-                    a.isNullable(), a.getType(), a.getDictionary(), Map.of(METADATA, json)),
+                new FieldType(a.isNullable(), a.getType(), a.getDictionary(), m),
                 a.getChildren());
       }
       fields.add(a);
@@ -220,14 +264,7 @@ public final class SparkTypes {
 
   static Field toArrow(String name, DataType t, boolean nullable, String path, boolean f32) {
     if (isMlVector(t)) {
-      return list(
-          name,
-          nullable,
-          leaf(
-              ELEMENT,
-              new ArrowType.FloatingPoint(
-                  f32 ? FloatingPointPrecision.SINGLE : FloatingPointPrecision.DOUBLE),
-              false));
+      return mlVector(name, (UserDefinedType<?>) t, nullable, path, f32);
     }
     if (t instanceof StructType) {
       List<Field> children = new ArrayList<>();
@@ -255,6 +292,39 @@ public final class SparkTypes {
           name, new FieldType(nullable, new ArrowType.Map(false), null), List.of(entries));
     }
     return leaf(name, leafType(t, path), nullable);
+  }
+
+  /**
+   * An ML vector as the struct Spark itself stores it in (its {@code sqlType}: type 0 sparse or 1
+   * dense, size, indices, values): a sparse vector keeps only its entries (sorted int32 indices and
+   * their float64 values, as the {@code indices}/{@code values} lists of a converted sparse
+   * matrix), a dense one its values, both exactly. The struct's fields are stored row-major in one
+   * column, as a column group's are. The type's JSON in the field's metadata makes it read back as
+   * vectors.
+   */
+  private static Field mlVector(
+      String name, UserDefinedType<?> u, boolean nullable, String path, boolean f32) {
+    Field sql = toArrow(name, u.sqlType(), nullable, path, false);
+    List<Field> children = new ArrayList<>();
+    for (Field c : sql.getChildren()) {
+      if (f32 && c.getName().equals("values")) {
+        // Values narrowed to float32 when asked; indices and sizes stay exact.
+        Field item = c.getChildren().get(0);
+        c =
+            list(
+                c.getName(),
+                c.isNullable(),
+                leaf(
+                    item.getName(),
+                    new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE),
+                    item.isNullable()));
+      }
+      children.add(c);
+    }
+    return new Field(
+        name,
+        new FieldType(nullable, ArrowType.Struct.INSTANCE, null, Map.of(UDT, u.json())),
+        children);
   }
 
   private static ArrowType leafType(DataType t, String path) {

@@ -57,6 +57,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.types.VarcharType;
 
 /**
@@ -135,7 +136,9 @@ final class ValueWriters {
   static ValueWriter writer(FieldVector v, DataType t, String path) {
     ArrowType at = v.getField().getType();
     if (SparkTypes.isMlVector(t)) {
-      return mlVector(v, path);
+      return v instanceof StructVector
+          ? mlVectorStruct((StructVector) v, (UserDefinedType<?>) t, path)
+          : mlVector(v, path);
     }
     switch (at.getTypeID()) {
       case Struct:
@@ -280,13 +283,18 @@ final class ValueWriters {
   }
 
   private static ValueWriter list(FieldVector v, ArrayType t, String path) {
-    FieldVector itemVector =
-        v instanceof ListVector
-            ? ((ListVector) v).getDataVector()
-            : v instanceof LargeListVector
-                ? ((LargeListVector) v).getDataVector()
-                : ((FixedSizeListVector) v).getDataVector();
-    ValueWriter items = writer(itemVector, t.elementType(), path + "[]");
+    return list(v, writer(items(v), t.elementType(), path + "[]"), path);
+  }
+
+  private static FieldVector items(FieldVector v) {
+    return v instanceof ListVector
+        ? ((ListVector) v).getDataVector()
+        : v instanceof LargeListVector
+            ? ((LargeListVector) v).getDataVector()
+            : ((FixedSizeListVector) v).getDataVector();
+  }
+
+  private static ValueWriter list(FieldVector v, ValueWriter items, String path) {
     return new ValueWriter(v, path) {
       @Override
       void set(SpecializedGetters src, int ord, int index) {
@@ -348,9 +356,54 @@ final class ValueWriters {
   }
 
   /**
-   * Spark ML vectors (dense or sparse; stored by Spark as a struct of type, size, indices and
-   * double values) as dense arrays of double, or of float where the dataset holds float32 (the
-   * write option {@code vectorFloat32}, or a dataset written so).
+   * Spark ML vectors into the struct {@link SparkTypes} gives them (Spark's own: type, size,
+   * indices, values), field by field, so sparse vectors stay sparse; values are narrowed to float32
+   * only where the dataset holds float32 (the write option {@code vectorFloat32}).
+   */
+  private static ValueWriter mlVectorStruct(StructVector v, UserDefinedType<?> u, String path) {
+    StructType sql = (StructType) u.sqlType();
+    StructField[] fields = sql.fields();
+    if (fields.length != v.getChildrenFromFields().size()) {
+      throw cannot(v, u, path);
+    }
+    ValueWriter[] children = new ValueWriter[fields.length];
+    for (int i = 0; i < fields.length; i++) {
+      FieldVector c = (FieldVector) v.getChildByOrdinal(i);
+      String p = path + "." + fields[i].name();
+      if (!c.getName().equals(fields[i].name())) {
+        throw cannot(v, u, path);
+      }
+      children[i] =
+          c instanceof ListVector && items(c) instanceof Float4Vector f
+              ? list(c, narrowed(f, p + "[]"), p)
+              : writer(c, fields[i].dataType(), p);
+    }
+    int n = fields.length;
+    return new ValueWriter(v, path) {
+      @Override
+      void set(SpecializedGetters src, int ord, int index) {
+        InternalRow row = src.getStruct(ord, n);
+        v.setIndexDefined(index);
+        for (int i = 0; i < n; i++) {
+          children[i].write(row, i, index);
+        }
+      }
+    };
+  }
+
+  /** Spark doubles as float32: vector values where the dataset holds float32, as asked. */
+  private static ValueWriter narrowed(Float4Vector f, String path) {
+    return new ValueWriter(f, path) {
+      @Override
+      void set(SpecializedGetters src, int ord, int index) {
+        f.setSafe(index, (float) src.getDouble(ord));
+      }
+    };
+  }
+
+  /**
+   * Spark ML vectors into a dataset written before vectors were stored as structs: dense arrays of
+   * double, or of float where the dataset holds float32.
    */
   private static ValueWriter mlVector(FieldVector v, String path) {
     if (!(v instanceof ListVector
@@ -363,12 +416,7 @@ final class ValueWriters {
               + v.getField().getType()
               + " in the dataset");
     }
-    FieldVector items =
-        v instanceof ListVector
-            ? ((ListVector) v).getDataVector()
-            : v instanceof LargeListVector
-                ? ((LargeListVector) v).getDataVector()
-                : ((FixedSizeListVector) v).getDataVector();
+    FieldVector items = items(v);
     if (!(items instanceof Float4Vector) && !(items instanceof Float8Vector)) {
       throw new IllegalArgumentException(
           "column '" + path + "' is an ML vector but its items are " + items.getField().getType());

@@ -275,8 +275,15 @@ class PushdownTest {
     assertThat(riffle().where("_row_id <> id").select("id", "_row_id").count()).isZero();
     assertThat(riffle().select("_row_id").agg(functions.sum("_row_id")).first().getLong(0))
         .isEqualTo((long) ROWS * (ROWS - 1) / 2);
+    // As a job (driverRows 0), whose scan reports what it read; DriverLookupTest: on the driver.
     org.apache.spark.sql.Dataset<Row> lookup =
-        riffle().where("_row_id in (5, 30001, 59999)").select("*", "_row_id");
+        spark
+            .read()
+            .format("riffle")
+            .option("driverRows", 0)
+            .load(ds.toString())
+            .where("_row_id in (5, 30001, 59999)")
+            .select("*", "_row_id");
     // Sorted here: orderBy would sample the scan in a job of its own, and count its reads twice.
     List<Row> rows = new ArrayList<>(lookup.collectAsList());
     rows.sort(java.util.Comparator.comparingLong(r -> r.getLong(0)));

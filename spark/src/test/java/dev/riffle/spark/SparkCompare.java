@@ -136,6 +136,20 @@ public final class SparkCompare {
             () -> sorted(spark.read().parquet(parquet).where("id in " + ids).collectAsList())));
     table.add(
         row(
+            "3-row lookup as a Spark job (driverRows 0): riffle _row_id in " + ids,
+            repeats,
+            () ->
+                sorted(
+                    spark
+                        .read()
+                        .format("riffle")
+                        .option("driverRows", 0)
+                        .load(riffle)
+                        .where("_row_id in " + ids)
+                        .collectAsList()),
+            () -> sorted(spark.read().parquet(parquet).where("id in " + ids).collectAsList())));
+    table.add(
+        row(
             "3-row lookup by a data column: riffle id in " + ids,
             repeats,
             () ->

@@ -7,17 +7,13 @@ import dev.riffle.format.schema.UnsupportedTypeException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.spark.ml.linalg.VectorUDT;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The mapping's edges: types with no Riffle equivalent, ML vectors. */
+/** The mapping's edges: types with no Riffle equivalent (ML vectors: MlVectorTest). */
 class SparkTypesTest {
   @TempDir Path dir;
 
@@ -69,39 +65,38 @@ class SparkTypesTest {
     assertThat(SparkTypes.toSpark(rs)).isEqualTo(t);
   }
 
+  /** Where a vector's type class is missing (no spark-mllib on the reader), the struct reads. */
   @Test
-  void mlVectorsAreWrittenAsDenseDoubleArraysOrFloatIfAsked() {
-    SparkSession spark = LocalSpark.session();
-    StructType schema =
-        new StructType().add("id", DataTypes.IntegerType).add("v", new VectorUDT(), true);
-    List<Row> rows =
-        List.of(
-            RowFactory.create(0, new double[] {1.0 / 3, 1.5, -2}),
-            RowFactory.create(1, new VectorUDT.Sparse(4, new int[] {1, 3}, new double[] {7, 9})),
-            RowFactory.create(2, null));
-    String uri = dir.resolve("ds").toString();
-    spark.createDataFrame(rows, schema).write().format("riffle").save(uri);
-    org.apache.spark.sql.Dataset<Row> back = spark.read().format("riffle").load(uri);
-    // Spark's own doubles, not narrowed.
-    assertThat(back.schema().simpleString()).isEqualTo("struct<id:int,v:array<double>>");
-    assertThat(back.orderBy("id").toJSON().collectAsList())
-        .containsExactly(
-            "{\"id\":0,\"v\":[0.3333333333333333,1.5,-2.0]}",
-            "{\"id\":1,\"v\":[0.0,7.0,0.0,9.0]}",
-            "{\"id\":2}");
-    // Half the bytes when asked; appends keep the dataset's float32.
-    String f32 = dir.resolve("f32").toString();
-    spark
-        .createDataFrame(rows, schema)
-        .write()
-        .format("riffle")
-        .option("vectorFloat32", true)
-        .save(f32);
-    spark.createDataFrame(rows, schema).write().format("riffle").mode("append").save(f32);
-    org.apache.spark.sql.Dataset<Row> narrow = spark.read().format("riffle").load(f32);
-    assertThat(narrow.schema().simpleString()).isEqualTo("struct<id:int,v:array<float>>");
-    assertThat(narrow.where("id = 0").toJSON().collectAsList())
-        .containsExactly(
-            "{\"id\":0,\"v\":[0.33333334,1.5,-2.0]}", "{\"id\":0,\"v\":[0.33333334,1.5,-2.0]}");
+  void aVectorWhoseClassIsMissingReadsAsItsStruct() {
+    StructType t = new StructType().add("v", new org.apache.spark.ml.linalg.VectorUDT(), true);
+    Schema arrow = SparkTypes.toArrow(t);
+    org.apache.arrow.vector.types.pojo.Field v = arrow.getFields().get(0);
+    String json = v.getMetadata().get(SparkTypes.UDT);
+    assertThat(json).contains("org.apache.spark.ml.linalg.VectorUDT");
+    org.apache.arrow.vector.types.pojo.Field missing =
+        new org.apache.arrow.vector.types.pojo.Field(
+            "v",
+            new org.apache.arrow.vector.types.pojo.FieldType(
+                true,
+                v.getType(),
+                null,
+                java.util.Map.of(
+                    SparkTypes.UDT, json.replace("linalg.VectorUDT", "linalg.NoSuchUDT"))),
+            v.getChildren());
+    Schema gone = new Schema(List.of(missing));
+    assertThat(
+            SparkTypes.toSpark(
+                    dev.riffle.format.schema.RiffleSchema.forWriting(
+                        gone, java.util.Map.of(), List.of()))
+                .simpleString())
+        .isEqualTo(
+            "struct<v:struct<type:tinyint,size:int,indices:array<int>,values:array<double>>>");
+    assertThat(
+            SparkTypes.toSpark(
+                    dev.riffle.format.schema.RiffleSchema.forWriting(
+                        arrow, java.util.Map.of(), List.of()))
+                .apply("v")
+                .dataType())
+        .isEqualTo(new org.apache.spark.ml.linalg.VectorUDT());
   }
 }

@@ -215,6 +215,45 @@ class SqlCatalogTest {
         .isEqualTo(rows(read().load(ds.toString())));
   }
 
+  /**
+   * {@code INSERT OVERWRITE}, {@code writeTo(...).overwrite(lit(true))} and {@code
+   * mode("overwrite")}: each a new version with only the new rows; the older ones stay readable.
+   */
+  @Test
+  void overwritesWriteANewVersionWithOnlyTheNewRows() throws Exception {
+    Path o = dir.resolve("o");
+    String t = "riffle.`" + o + "`";
+    sql("CREATE TABLE " + t + " AS SELECT id, concat('c', id) AS cell FROM range(3)");
+    sql("INSERT OVERWRITE " + t + " VALUES (9, 'c9')");
+    assertThat(rows(spark.sql("SELECT * FROM " + t))).isEqualTo("[[9,c9]]");
+    assertThat(rows(spark.sql("SELECT * FROM " + t + " VERSION AS OF 1")))
+        .isEqualTo("[[0,c0], [1,c1], [2,c2]]");
+    sql("INSERT OVERWRITE " + t + " BY NAME SELECT 'c7' AS cell, 7L AS id");
+    assertThat(rows(spark.sql("SELECT * FROM " + t))).isEqualTo("[[7,c7]]");
+    spark
+        .sql("SELECT 5L AS id, 'c5' AS cell")
+        .writeTo(t)
+        .overwrite(org.apache.spark.sql.functions.lit(true));
+    assertThat(rows(spark.sql("SELECT * FROM " + t))).isEqualTo("[[5,c5]]");
+    // Overwriting the rows a condition selects is refused, naming the dataset; nothing written.
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("SELECT 6L AS id, 'c6' AS cell")
+                    .writeTo(t)
+                    .overwrite(org.apache.spark.sql.functions.col("id").gt(3)))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("riffle " + uri(o) + ": overwriting only the rows where");
+    // The path API's mode("overwrite"): a new version too, and a new schema if the rows have one.
+    spark.sql("SELECT 'x' AS other").write().format("riffle").mode("overwrite").save(o.toString());
+    assertThat(read().load(o.toString()).collectAsList().toString()).isEqualTo("[[x]]");
+    try (Storage s = new LocalStorage(o)) {
+      assertThat(Dataset.versions(s)).containsExactly(1L, 2L, 3L, 4L, 5L);
+    }
+    assertThat(rows(spark.sql("SELECT * FROM " + t + " VERSION AS OF 4"))).isEqualTo("[[5,c5]]");
+    assertThat(rows(spark.sql("SELECT * FROM " + t + " VERSION AS OF 2"))).isEqualTo("[[9,c9]]");
+  }
+
   @Test
   void insertAppendsAVersionAndCtasCreatesTheDataset() throws Exception {
     Path w = dir.resolve("w");
@@ -238,12 +277,6 @@ class SqlCatalogTest {
     assertThatThrownBy(() -> sql("INSERT INTO " + t + " BY NAME SELECT 6L AS id, 'x' AS other"))
         .isInstanceOf(AnalysisException.class)
         .hasMessageContaining("Cannot find data for the output column `cell`");
-    assertThatThrownBy(() -> sql("INSERT OVERWRITE " + t + " VALUES (9, 'c9')"))
-        .isInstanceOf(AnalysisException.class)
-        .hasMessageContaining("riffle:" + uri(w) + "` does not support truncate in batch mode");
-    try (Storage s = new LocalStorage(w)) {
-      assertThat(Dataset.versions(s)).containsExactly(1L, 2L, 3L, 4L);
-    }
     // saveAsTable creates a dataset, then appends to it.
     Path s2 = dir.resolve("s2");
     assertThatThrownBy(() -> spark.range(2).write().saveAsTable("riffle.`" + s2 + "`"))

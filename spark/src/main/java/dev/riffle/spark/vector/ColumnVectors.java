@@ -3,6 +3,7 @@ package dev.riffle.spark.vector;
 import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 
@@ -40,7 +42,22 @@ public final class ColumnVectors {
     if (dictionary != null) {
       return new DictionaryColumn(type, (BaseIntVector) vector, of(dictionary, null, type));
     }
-    if (native_(vector.getField())) {
+    if (type instanceof UserDefinedType<?> u && vector instanceof StructVector s) {
+      // An ML vector: Spark reads the type's SQL struct; its values may be float32 (written with
+      // vectorFloat32), which the leaf column widens to the struct's doubles.
+      StructType st = (StructType) u.sqlType();
+      ColumnVector[] children = new ColumnVector[st.fields().length];
+      for (int i = 0; i < children.length; i++) {
+        ValueVector c = s.getChildByOrdinal(i);
+        DataType ct = st.fields()[i].dataType();
+        children[i] =
+            c instanceof ListVector l && l.getDataVector() instanceof Float4Vector f
+                ? new ListColumn(ct, c, new LeafColumn(((ArrayType) ct).elementType(), f))
+                : of(c, null, ct);
+      }
+      return new StructColumn(type, vector, children);
+    }
+    if (native_(vector.getField()) && !hasVector(type)) {
       return new ArrowColumnVector(vector);
     }
     if (vector instanceof MapVector) {
@@ -73,6 +90,24 @@ public final class ColumnVectors {
       return new StructColumn(type, vector, children);
     }
     return new LeafColumn(type, vector);
+  }
+
+  /** Whether an ML vector is in the type, which its struct may hold as float32 values. */
+  private static boolean hasVector(DataType type) {
+    if (type instanceof UserDefinedType) {
+      return true;
+    } else if (type instanceof ArrayType a) {
+      return hasVector(a.elementType());
+    } else if (type instanceof MapType m) {
+      return hasVector(m.keyType()) || hasVector(m.valueType());
+    } else if (type instanceof StructType st) {
+      for (org.apache.spark.sql.types.StructField f : st.fields()) {
+        if (hasVector(f.dataType())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether Spark's ArrowColumnVector reads this field (and all below it) as is. */
