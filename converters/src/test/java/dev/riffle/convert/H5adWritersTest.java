@@ -109,6 +109,31 @@ class H5adWritersTest {
   }
 
   @ParameterizedTest
+  @CsvSource({"earliest,chunked", "latest,chunked", "earliest,contiguous", "latest,bigendian"})
+  void readsUnfilteredXStraightIntoTheVectors(String libver, String layout) throws Exception {
+    JsonNode want = write("raw.py", libver, layout);
+    assertThat(want.get("filters").asInt()).isZero();
+    // Two chunks were never written (they read as zeros), or this would prove less.
+    assertThat(want.get("chunks").asInt())
+        .isEqualTo(layout.equals("chunked") ? 41 : layout.equals("contiguous") ? 0 : 43);
+    Path out = dir.resolve("out");
+    ConvertResult r = convert(dir.resolve("raw.h5ad"), out, small());
+    assertThat(r.rows()).isEqualTo(50);
+    Map<String, List<Object>> cols = H5adRows.dataset(out, allocator);
+    JsonNode ptr = want.get("indptr");
+    for (int i = 0; i < 50; i++) {
+      List<Object> idx = new ArrayList<>();
+      List<Object> val = new ArrayList<>();
+      for (int k = ptr.get(i).asInt(); k < ptr.get(i + 1).asInt(); k++) {
+        idx.add(want.get("indices").get(k).asLong());
+        val.add(want.get("data").get(k).asDouble());
+      }
+      assertThat(cols.get("indices").get(i)).as("indices row " + i).isEqualTo(idx);
+      assertThat(doubles(cols.get("values").get(i))).as("values row " + i).isEqualTo(val);
+    }
+  }
+
+  @ParameterizedTest
   @ValueSource(ints = {0, 1, 40})
   void keepsCategoriesTheirOrderAndTheOrderedFlag(int cells) throws Exception {
     JsonNode want = write("categories.py", Integer.toString(cells));

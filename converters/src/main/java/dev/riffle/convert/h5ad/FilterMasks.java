@@ -67,13 +67,19 @@ final class FilterMasks {
     return plan.get().read(d.getPath(), new long[dims.length], dims);
   }
 
-  private static Optional<Plan> plan(Dataset d) {
-    Collection<Chunk> chunks;
+  /** jhdf's chunk index of a chunked dataset (layout v3 or v4), or null for other layouts. */
+  static Collection<Chunk> chunkIndex(Dataset d) {
     if (d instanceof ChunkedDatasetV3) {
-      chunks = new IndexV3(d).chunks();
+      return new IndexV3(d).chunks();
     } else if (d instanceof ChunkedDatasetV4) {
-      chunks = new IndexV4(d).chunks();
-    } else {
+      return new IndexV4(d).chunks();
+    }
+    return null;
+  }
+
+  private static Optional<Plan> plan(Dataset d) {
+    Collection<Chunk> chunks = chunkIndex(d);
+    if (chunks == null) {
       return Optional.empty();
     }
     ObjectHeader oh = ((AbstractNode) d).getHeader();

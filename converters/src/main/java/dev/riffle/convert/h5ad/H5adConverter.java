@@ -2,6 +2,7 @@ package dev.riffle.convert.h5ad;
 
 import dev.riffle.convert.ConvertOptions;
 import dev.riffle.convert.ConvertResult;
+import dev.riffle.convert.InputDigest;
 import dev.riffle.convert.InputException;
 import dev.riffle.convert.SourceFile;
 import dev.riffle.dataset.Dataset;
@@ -173,9 +174,9 @@ public final class H5adConverter {
       XDtype xType)
       throws IOException {
     long start = System.nanoTime();
-    String sha = input.sha256();
     Path copy = null;
     Path local = input.localPath();
+    InputDigest sha = null;
     try {
       if (local == null) {
         // jhdf needs random access to a local file: copy a remote input once.
@@ -185,6 +186,8 @@ public final class H5adConverter {
         }
         local = copy;
       }
+      // Hashed beside the conversion (the local copy of a remote input: the same bytes).
+      sha = InputDigest.start(copy == null ? input : SourceFile.local(copy));
       HdfFile h5 = open(input.name(), local);
       try (h5) {
         return run(input, sha, h5, out, allocator, options, meter, xType, start);
@@ -192,6 +195,9 @@ public final class H5adConverter {
         throw failure(input.name(), e);
       }
     } finally {
+      if (sha != null) {
+        sha.close();
+      }
       if (copy != null) {
         Files.deleteIfExists(copy);
       }
@@ -227,7 +233,7 @@ public final class H5adConverter {
 
   private static ConvertResult run(
       SourceFile input,
-      String sha,
+      InputDigest sha,
       HdfFile h5,
       Storage out,
       BufferAllocator allocator,
@@ -342,11 +348,14 @@ public final class H5adConverter {
               .withMetadata(metadata)
               .withProvenance(
                   new Manifest.Provenance(
-                      TOOL, version(), List.of(new Manifest.Source(name, input.length(), sha))));
+                      TOOL, version(), List.of(new Manifest.Source(name, input.length(), null))));
       Manifest m;
       try (DatasetWriter writer =
           options.writer(name, out, layout.schema(), layout.dictionaries(), dataset)) {
         new RowWriter(layout, allocator, options, meter, input.length()).writeAll(writer);
+        writer.setProvenance(
+            new Manifest.Provenance(
+                TOOL, version(), List.of(new Manifest.Source(name, input.length(), sha.get()))));
         m = writer.publish();
       }
       if (base == null) {
