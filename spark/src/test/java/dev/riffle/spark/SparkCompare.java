@@ -37,18 +37,7 @@ public final class SparkCompare {
     String riffle = dir.resolve("cells.riffle").toString();
     String parquet = dir.resolve("cells.parquet").toString();
     if (!Files.exists(dir.resolve("cells.riffle"))) {
-      // As the review's data: plate in contiguous runs of ids, an embedding of 32 floats.
-      org.apache.spark.sql.Dataset<Row> df =
-          spark
-              .range(0, rows, 1, 2)
-              .selectExpr(
-                  "id",
-                  "concat('type', cast(pmod(hash(id, 3), 20) as string)) as cell_type",
-                  "cast(id * 14 / " + rows + " as int) as plate",
-                  "cast(pmod(hash(id), 4800) + 200 as int) as n_genes",
-                  "pmod(hash(id, 2), 1000000) / 1000000.0d as score",
-                  "transform(sequence(1, 32), k -> cast(pmod(hash(id, k), 1000) / 1000.0 as float))"
-                      + " as emb");
+      org.apache.spark.sql.Dataset<Row> df = cells(spark, rows);
       long t0 = System.nanoTime();
       df.write().format("riffle").save(riffle);
       long t1 = System.nanoTime();
@@ -194,6 +183,22 @@ public final class SparkCompare {
       System.out.println("| " + String.join(" | ", r) + " |");
     }
     spark.stop();
+  }
+
+  /**
+   * The compared data, as the review's: plate in contiguous runs of ids, an embedding of 32 floats.
+   */
+  static org.apache.spark.sql.Dataset<Row> cells(SparkSession spark, long rows) {
+    return spark
+        .range(0, rows, 1, 2)
+        .selectExpr(
+            "id",
+            "concat('type', cast(pmod(hash(id, 3), 20) as string)) as cell_type",
+            "cast(id * 14 / " + rows + " as int) as plate",
+            "cast(pmod(hash(id), 4800) + 200 as int) as n_genes",
+            "pmod(hash(id, 2), 1000000) / 1000000.0d as score",
+            "transform(sequence(1, 32), k -> cast(pmod(hash(id, k), 1000) / 1000.0 as float))"
+                + " as emb");
   }
 
   static String sorted(List<Row> rows) {

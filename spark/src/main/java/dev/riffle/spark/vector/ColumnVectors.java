@@ -24,10 +24,12 @@ import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 
 /**
- * Spark columns over the Arrow vectors of a Riffle batch, without copying. Subtrees whose Arrow
- * types Spark reads natively go to Spark's {@link ArrowColumnVector}; the rest (categoricals,
- * fixed-size and large lists, unsigned ints, other time units, ...) to this package's columns,
- * which present them as the Spark types {@code dev.riffle.spark.SparkTypes} maps them to.
+ * Spark columns over the Arrow vectors of a Riffle batch, without copying. Numbers, dates,
+ * timestamps and strings whose values Spark reads as they are go to {@link RawColumn} (their
+ * buffers' addresses); other leaves Spark reads natively (booleans, binary, decimals) to Spark's
+ * {@link ArrowColumnVector}; the rest (categoricals, lists, structs, maps, unsigned ints, other
+ * time units, ...) to this package's columns, which present them as the Spark types {@code
+ * dev.riffle.spark.SparkTypes} maps them to.
  */
 public final class ColumnVectors {
   private ColumnVectors() {}
@@ -57,7 +59,18 @@ public final class ColumnVectors {
       }
       return new StructColumn(type, vector, children);
     }
-    if (native_(vector.getField()) && !hasVector(type)) {
+    if (vector instanceof FieldVector f) {
+      RawColumn raw = RawColumn.of(f, type);
+      if (raw != null) {
+        return raw;
+      }
+    }
+    if (native_(vector.getField())
+        && !hasVector(type)
+        && !(vector instanceof ListVector
+            || vector instanceof StructVector
+            || vector instanceof MapVector)) {
+      // Nested vectors get this package's columns, so that their leaves are raw columns.
       return new ArrowColumnVector(vector);
     }
     if (vector instanceof MapVector) {
