@@ -27,7 +27,9 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * does not retry. Aborts are exempt, so that a failed upload still cleans up its parts.
  *
  * <p>S3A creates the interceptor by class name and hands it its configuration; {@link #KEY} there
- * names the storage it reports to ({@link #register}).
+ * names the storage it reports to ({@link #register}). S3A installs such interceptors only with its
+ * auditing on ({@code fs.s3a.audit.enabled}, the default); a user who turns that off gets S3A's
+ * bounded retries without the lines and the deadline.
  */
 public final class UploadRetries implements ExecutionInterceptor, Configurable {
   /** The configuration key that names the storage ({@link #register}). */
