@@ -50,6 +50,11 @@ import picocli.CommandLine.Spec;
           + " object stores a lease is advisory. Writers check that their files are all there"
           + " before they publish, and publish nothing otherwise.",
       "",
+      "On s3a:// datasets gc also aborts the incomplete multipart uploads under the dataset"
+          + " (a writer killed mid-upload leaves one; no listing shows it, yet its parts are"
+          + " stored and billed) that were begun before the grace period, and reports them as it"
+          + " does orphans.",
+      "",
       "On a local directory that holds no dataset, gc deletes the temporary files that killed"
           + " single-file writers (riffle generate FILE, riffle export) left there,"
           + " .<name>.<pid>.<host>.<random>.riffle-tmp: at once when that process on this host is"
@@ -89,7 +94,7 @@ public final class GcCommand implements Callable<Integer> {
       description =
           "Print one JSON object instead: uri, dryRun, deleted, kept (path, ageSeconds),"
               + " leasesRemoved, tempsDeleted (paths; deleted means would-be-deleted with"
-              + " --dry-run).")
+              + " --dry-run), uploadsAborted and uploadsKept (path, uploadId, ageSeconds).")
   boolean json;
 
   @Override
@@ -133,6 +138,8 @@ public final class GcCommand implements Callable<Integer> {
         r.leasesRemoved().forEach(l -> leases.add(l.describe()));
         ArrayNode temps = o.putArray("tempsDeleted");
         r.tempsDeleted().forEach(temps::add);
+        uploadsJson(o.putArray("uploadsAborted"), r.uploadsAborted());
+        uploadsJson(o.putArray("uploadsKept"), r.uploadsKept());
         out.println(o.toString());
         out.flush();
         return 0;
@@ -162,6 +169,25 @@ public final class GcCommand implements Callable<Integer> {
       for (String path : r.tempsDeleted()) {
         out.println(verb + path);
       }
+      for (Storage.PendingUpload u : r.uploadsAborted()) {
+        out.println(
+            (dryRun ? "would abort" : "aborted")
+                + " incomplete upload "
+                + u.path()
+                + " (begun "
+                + Durations.format(age(u))
+                + " ago)");
+      }
+      for (Storage.PendingUpload u : r.uploadsKept()) {
+        out.println(
+            "kept incomplete upload "
+                + u.path()
+                + " (begun "
+                + Durations.format(age(u))
+                + " ago, within the grace period of "
+                + Durations.format(gracePeriod)
+                + ")");
+      }
       String summary =
           r.deleted().isEmpty()
               ? "no orphaned data files"
@@ -175,10 +201,31 @@ public final class GcCommand implements Callable<Integer> {
                 + Durations.format(gracePeriod)
                 + " kept (see --grace)";
       }
+      if (!r.uploadsAborted().isEmpty()) {
+        summary +=
+            "; "
+                + ValidateCommand.count(r.uploadsAborted().size(), "incomplete upload")
+                + (dryRun ? " to abort" : " aborted");
+      }
       out.println(summary);
       out.flush();
     }
     return 0;
+  }
+
+  private static Duration age(Storage.PendingUpload u) {
+    Duration age = Duration.between(u.started(), Instant.now());
+    return age.isNegative() ? Duration.ZERO : age;
+  }
+
+  private static void uploadsJson(ArrayNode array, List<Storage.PendingUpload> uploads) {
+    for (Storage.PendingUpload u : uploads) {
+      array
+          .addObject()
+          .put("path", u.path())
+          .put("uploadId", u.id())
+          .put("ageSeconds", age(u).toSeconds());
+    }
   }
 
   /**
@@ -257,6 +304,8 @@ public final class GcCommand implements Callable<Integer> {
     o.putArray("kept");
     o.putArray("leasesRemoved");
     ArrayNode temps = o.putArray("tempsDeleted");
+    o.putArray("uploadsAborted");
+    o.putArray("uploadsKept");
     for (TempFiles.Leftover t : left) {
       if (!dryRun) {
         Files.deleteIfExists(t.path());

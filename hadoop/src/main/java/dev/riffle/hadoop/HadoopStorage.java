@@ -53,8 +53,9 @@ import org.apache.hadoop.util.functional.FutureIO;
  *
  * <p>Retries: metadata calls, reads and deletes retry under {@link RetryPolicy} (S3A's own retries
  * off underneath); data-file uploads retry inside S3A within the same policy's bounds, on a second
- * S3A instance ({@link #boundS3aWriteRetries}); the conditional create retries under the policy in
- * a way that cannot commit twice ({@link #s3aCreateIfAbsent}).
+ * S3A instance ({@link #boundS3aWriteRetries}), each retry told to the listener and none started
+ * after the deadline ({@link UploadRetries}); the conditional create retries under the policy in a
+ * way that cannot commit twice ({@link #s3aCreateIfAbsent}).
  *
  * <p>Over 500 lines: it is the one place where the storage contract meets Hadoop's (settings,
  * retries, reads, writes, atomic creates); split, each part would need the others' fields.
@@ -100,6 +101,9 @@ public final class HadoopStorage implements Storage {
 
   /** S3A for {@link #create} and {@link #replace}, opened at the first write; null until then. */
   private FileSystem writeFs;
+
+  /** {@link #writeFs}'s configuration, which names this storage to {@link UploadRetries}. */
+  private Configuration writeConf;
 
   private final Path root;
   private final boolean local;
@@ -209,8 +213,9 @@ public final class HadoopStorage implements Storage {
 
   /**
    * The file system that writes data files: on S3A a second instance with {@link
-   * #boundS3aWriteRetries} (under the retry policy in force at the first write), elsewhere the one
-   * of reads (HDFS retries its own writes).
+   * #boundS3aWriteRetries} (under the retry policy in force at the first write) whose retries
+   * {@link UploadRetries} reports to the retry listener and stops at the policy's deadline,
+   * elsewhere the one of reads (HDFS retries its own writes).
    */
   private synchronized FileSystem writeFs() throws IOException {
     if (!s3a) {
@@ -219,7 +224,14 @@ public final class HadoopStorage implements Storage {
     if (writeFs == null) {
       Configuration w = new Configuration(userConf);
       boundS3aWriteRetries(w, retry);
-      writeFs = FileSystem.newInstance(root.toUri(), w);
+      UploadRetries.register(w, this);
+      try {
+        writeFs = FileSystem.newInstance(root.toUri(), w);
+      } catch (IOException | RuntimeException e) {
+        UploadRetries.unregister(w);
+        throw e;
+      }
+      writeConf = w;
     }
     return writeFs;
   }
@@ -534,10 +546,18 @@ public final class HadoopStorage implements Storage {
    * Permanent errors (access denied, ...) and other schemes' pass unchanged.
    */
   private IOException uploadFailed(Path p, IOException e) {
+    RetryPolicy r = retry;
+    if (s3a && r.hasDeadline()) {
+      try {
+        r.checkDeadline("writing " + p, endpoint);
+      } catch (IOException deadline) {
+        deadline.initCause(e);
+        return deadline;
+      }
+    }
     if (!s3a || !RetryPolicy.isTransient(e)) {
       return e;
     }
-    RetryPolicy r = retry;
     return new IOException(
         "writing "
             + p
@@ -753,18 +773,72 @@ public final class HadoopStorage implements Storage {
     retrying("deleting " + p, () -> ops.delete(p, false));
   }
 
+  /** The key prefix of the root on S3 ("" for a bucket's top, else "a/b/"). */
+  private String rootKey() {
+    String k = root.toUri().getPath();
+    k = k.startsWith("/") ? k.substring(1) : k;
+    return k.isEmpty() || k.endsWith("/") ? k : k + "/";
+  }
+
+  /** On S3A, the multipart uploads begun under the root and neither completed nor aborted. */
+  @Override
+  public List<PendingUpload> pendingUploads() throws IOException {
+    if (!s3a) {
+      return List.of();
+    }
+    String prefix = rootKey();
+    var uploads =
+        retrying(
+            "listing incomplete uploads under " + root,
+            () -> ((org.apache.hadoop.fs.s3a.S3AFileSystem) ops).listMultipartUploads(prefix));
+    List<PendingUpload> pending = new ArrayList<>();
+    for (var u : uploads) {
+      if (u.key().startsWith(prefix) && u.key().length() > prefix.length()) {
+        pending.add(
+            new PendingUpload(u.key().substring(prefix.length()), u.uploadId(), u.initiated()));
+      }
+    }
+    return pending;
+  }
+
+  @Override
+  public void abortUpload(PendingUpload upload) throws IOException {
+    if (!s3a) {
+      Storage.super.abortUpload(upload);
+    }
+    Path p = resolve(upload.path());
+    String key = rootKey() + upload.path();
+    try {
+      // Aborting twice is aborting once: safe to retry.
+      retrying(
+          "aborting the upload of " + p,
+          () -> {
+            ((org.apache.hadoop.fs.s3a.S3AFileSystem) ops).abortMultipartUpload(key, upload.id());
+            return null;
+          });
+    } catch (FileNotFoundException e) {
+      // Completed or aborted meanwhile (S3 says NoSuchUpload).
+    }
+  }
+
   @Override
   public void close() throws IOException {
     FileSystem w;
+    Configuration wc;
     synchronized (this) {
       w = writeFs;
+      wc = writeConf;
       writeFs = null;
+      writeConf = null;
     }
     try {
       if (w != null) {
         w.close();
       }
     } finally {
+      if (wc != null) {
+        UploadRetries.unregister(wc);
+      }
       fs.close();
     }
   }

@@ -204,6 +204,80 @@ class HadoopWriteRetryS3IT {
     assertThat(objectsAndUploads()).isEmpty();
   }
 
+  /** The listener's calls as the CLI prints them. */
+  private static List<String> listen(HadoopStorage s) {
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    s.retryListener(
+        (what, attempt, max, cause) ->
+            lines.add("retrying " + what + " (" + attempt + "/" + max + "): " + cause));
+    return lines;
+  }
+
+  @Test
+  void uploadRetriesAreToldToTheListenerLikeReads() throws Exception {
+    byte[] data = random(13 << 20, 25);
+    List<String> lines;
+    try (HadoopStorage s = viaProxy()) {
+      lines = listen(s);
+      // The first part gets 503 SlowDown; a later part's connection dies 3 MB in.
+      proxy.slowDownNextPut();
+      proxy.resetUploadAfter(3 << 20);
+      try (OutputStream out = s.create("data/h.rfl")) {
+        out.write(data);
+      }
+    }
+    assertThat(proxy.faults.get()).isEqualTo(2);
+    // One line per retry, naming the object, the part and the cause.
+    assertThat(lines).hasSize(2);
+    assertThat(lines)
+        .allMatch(
+            l ->
+                l.matches(
+                    "retrying upload of \\Q" + uri + "/data/h.rfl\\E part [1-3] \\([12]/8\\): .+"),
+            "retrying upload of KEY part N (k/8): cause");
+    assertThat(lines).anyMatch(l -> l.contains("connection reset"));
+    try (HadoopStorage s = new HadoopStorage(uri, direct)) {
+      assertThat(s.readAll("data/h.rfl")).isEqualTo(data);
+    }
+    assertThat(objectsAndUploads()).containsExactly(uri + "/data/h.rfl");
+  }
+
+  @Test
+  void theCommandDeadlineBoundsUploads() throws Exception {
+    byte[] data = random(6 << 20, 26);
+    try (HadoopStorage s = viaProxy()) {
+      List<String> lines = listen(s);
+      OutputStream out = s.create("data/d.rfl");
+      out.write(data, 0, 1 << 20);
+      // From here on the server is gone, and the command has 3 s left (well inside the 15 s of
+      // retries per request that the write would otherwise get).
+      s.retryPolicy(s.retryPolicy().withDeadline(3));
+      proxy.dropNext(Integer.MAX_VALUE);
+      proxy.resetAll();
+      Throwable e =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () -> {
+                out.write(data, 1 << 20, data.length - (1 << 20));
+                out.close();
+              });
+      assertThat(e)
+          .isInstanceOf(java.io.InterruptedIOException.class)
+          .hasMessageStartingWith(
+              "writing " + uri + "/data/d.rfl: the command's deadline passed (--deadline")
+          .hasMessageEndingWith("; endpoint " + proxy.endpoint());
+      // Retried (and told) until the deadline: the upload's start, the only request made.
+      assertThat(lines)
+          .isNotEmpty()
+          .allMatch(l -> l.startsWith("retrying start of the upload of " + uri + "/data/d.rfl ("));
+      long after = proxy.connections.get();
+      Thread.sleep(2000);
+      // Nothing retries on in the background once the write has failed.
+      assertThat(proxy.connections.get()).isEqualTo(after);
+    }
+    proxy.dropNext(0);
+    assertThat(objectsAndUploads()).isEmpty();
+  }
+
   @Test
   void lostAnswerToTheConditionalCreateIsNotAConflict() throws Exception {
     byte[] manifest = random(10_000, 23);

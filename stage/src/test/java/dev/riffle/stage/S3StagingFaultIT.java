@@ -8,6 +8,7 @@ import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.hadoop.testing.FaultProxy;
 import dev.riffle.hadoop.testing.LocalS3;
 import dev.riffle.hadoop.testing.TestDatasets;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fault cases of staging against the real Ceph RGW ({@code scripts/start-local-s3.sh}), each
  * ending in a verified snapshot or a clear error with nothing corrupt in the cache. The server is
- * shared with other tests and never stopped: a {@link TcpProxy} in front of it plays the server
+ * shared with other tests and never stopped: a {@link FaultProxy} in front of it plays the server
  * that dies mid-transfer. Skipped without a server unless {@code RIFFLE_S3_REQUIRED=1}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -51,7 +52,7 @@ class S3StagingFaultIT {
   private URI endpoint;
   private Configuration direct;
   private String runRoot;
-  private TcpProxy proxy;
+  private FaultProxy proxy;
   @TempDir Path dir;
   private Path cache;
 
@@ -66,7 +67,7 @@ class S3StagingFaultIT {
             + System.currentTimeMillis()
             + "-"
             + UUID.randomUUID().toString().substring(0, 8);
-    proxy = new TcpProxy(endpoint.getHost(), endpoint.getPort());
+    proxy = new FaultProxy(endpoint.getHost(), endpoint.getPort());
   }
 
   @AfterAll

@@ -19,7 +19,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the stager's ranged parts and the lazy cache's fetches all retry through it, and S3A's own
  * retries are turned off underneath ({@code HadoopStorage}), so that retries never multiply.
  * Uploads of data files, which S3A streams in the background and Riffle cannot repeat, are retried
- * by S3A alone, with this policy's attempts and within its retry window.
+ * by S3A alone, with this policy's attempts and within its retry window; {@code UploadRetries}
+ * tells the {@link Listener} of each such retry and starts none after the deadline.
  *
  * <p>A failing request is tried at most {@code maxAttempts} times, with exponential backoff and
  * full jitter (attempt {@code k} sleeps a uniform time in {@code [0, min(cap, base·2^(k-1))]}, so

@@ -97,4 +97,31 @@ public interface Storage extends Closeable {
 
   /** Deletes an object; no error if it is already gone. */
   void delete(String path) throws IOException;
+
+  /**
+   * An upload begun and neither completed nor aborted, such as the S3 multipart upload of a writer
+   * that was killed: no listing shows it, yet the store keeps (and bills) its parts until it is
+   * aborted.
+   *
+   * @param path the object it would have created, relative to the root
+   * @param id the store's id of the upload
+   * @param started when it was begun, by the store's clock
+   */
+  record PendingUpload(String path, String id, Instant started) {}
+
+  /**
+   * The uploads in progress under the root, for {@code riffle gc}; none by default (stores whose
+   * writes leave nothing invisible behind).
+   */
+  default List<PendingUpload> pendingUploads() throws IOException {
+    return List.of();
+  }
+
+  /**
+   * Aborts an upload that {@link #pendingUploads} listed, freeing its parts; no error if it is
+   * already gone.
+   */
+  default void abortUpload(PendingUpload upload) throws IOException {
+    throw new UnsupportedOperationException(uri() + " has no pending uploads to abort");
+  }
 }

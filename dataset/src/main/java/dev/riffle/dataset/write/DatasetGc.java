@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
 
 /**
  * Removes what no published version needs (FORMAT.md §11.4): orphaned data files (under {@code
- * data/}, with a data file name, named by no manifest), stale writer leases, and temporary
- * manifests of killed publishers. Published versions and names that are not Riffle's are never
- * touched.
+ * data/}, with a data file name, named by no manifest), stale writer leases, temporary manifests of
+ * killed publishers, and incomplete uploads under the root ({@link Storage#pendingUploads}, S3
+ * multipart uploads of killed writers), aborted under the same grace period as orphans. Published
+ * versions and names that are not Riffle's are never touched.
  *
  * <p>A running writer's files look like orphans until it publishes, so gc
  *
@@ -102,12 +103,16 @@ public final class DatasetGc {
    * @param kept orphans kept, younger than the grace period
    * @param leasesRemoved stale leases removed (and, when forced, fresh ones)
    * @param tempsDeleted temporary manifests left by killed publishers, deleted
+   * @param uploadsAborted incomplete uploads (S3 multipart uploads of killed writers) aborted
+   * @param uploadsKept incomplete uploads kept, begun within the grace period
    */
   public record Report(
       List<String> deleted,
       List<Kept> kept,
       List<WriterLease.Status> leasesRemoved,
-      List<String> tempsDeleted) {}
+      List<String> tempsDeleted,
+      List<Storage.PendingUpload> uploadsAborted,
+      List<Storage.PendingUpload> uploadsKept) {}
 
   /**
    * Collects garbage.
@@ -190,6 +195,20 @@ public final class DatasetGc {
       deleted.add(path);
     }
     listener.orphansDone(orphans.size(), orphans.size());
+    // An upload is a file on its way: the same rules as for orphans, by the time it was begun.
+    List<Storage.PendingUpload> aborted = new ArrayList<>();
+    List<Storage.PendingUpload> uploadsKept = new ArrayList<>();
+    for (Storage.PendingUpload u : storage.pendingUploads()) {
+      boolean ofGoneWriter = leases.stream().anyMatch(l -> l.ownerGone() && l.covers(u.path()));
+      if (!ofGoneWriter && Duration.between(u.started(), now).compareTo(options.grace()) < 0) {
+        uploadsKept.add(u);
+        continue;
+      }
+      if (!options.dryRun()) {
+        storage.abortUpload(u);
+      }
+      aborted.add(u);
+    }
     // Leases go after the files they name, so that an interrupted gc still knows those files.
     List<WriterLease.Status> removed = new ArrayList<>();
     for (WriterLease.Status l : leases) {
@@ -204,7 +223,7 @@ public final class DatasetGc {
     for (String dir : List.of(DatasetLayout.VERSIONS_DIR, DatasetLayout.LEASES_DIR)) {
       collectTemps(storage, dir, options, now, temps);
     }
-    return new Report(deleted, kept, removed, temps);
+    return new Report(deleted, kept, removed, temps, aborted, uploadsKept);
   }
 
   private static void collectTemps(

@@ -19,8 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * without touching the server other tests use: it can reset the next connections as they arrive
  * ({@link #dropNext}), reset one connection mid-upload ({@link #resetUploadAfter}), reset one after
  * a PUT reached the server but before its answer reached the client ({@link #loseNextPutResponse}),
- * refuse everything ({@link #down}), or accept and never answer ({@link #silent}). Counts
- * connections and faults, for assertions.
+ * answer a PUT with 503 ({@link #slowDownNextPut}), stop like a server that died ({@link #down})
+ * and come back on the same port ({@link #up}), do both on its own once some response bytes have
+ * gone through ({@link #cutAfter}, a cut mid-download), or accept and never answer ({@link
+ * #silent}). Counts connections, faults, cuts and response bytes, for assertions. The one proxy of
+ * the fault tests of the hadoop, stage and cli modules (this test-jar).
  */
 public final class FaultProxy implements AutoCloseable {
   private final InetSocketAddress target;
@@ -31,6 +34,15 @@ public final class FaultProxy implements AutoCloseable {
 
   public final AtomicLong connections = new AtomicLong();
   public final AtomicLong faults = new AtomicLong();
+
+  /** Response bytes relayed to clients. */
+  public final AtomicLong bytesDown = new AtomicLong();
+
+  /** Cuts made by {@link #cutAfter}. */
+  public final AtomicLong cuts = new AtomicLong();
+
+  private final AtomicLong cutAt = new AtomicLong(Long.MAX_VALUE);
+  private volatile long downMillis;
   private final AtomicInteger dropNext = new AtomicInteger();
   private final AtomicLong resetUploadAfter = new AtomicLong(Long.MAX_VALUE);
   private final AtomicBoolean losePutResponse = new AtomicBoolean();
@@ -46,6 +58,19 @@ public final class FaultProxy implements AutoCloseable {
 
   public String endpoint() {
     return "http://127.0.0.1:" + port;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Once {@code bytes} more response bytes have passed: {@link #down} for {@code millis}, then
+   * {@link #up}. {@code Long.MAX_VALUE} disarms it.
+   */
+  public void cutAfter(long bytes, long millis) {
+    downMillis = millis;
+    cutAt.set(bytes == Long.MAX_VALUE ? Long.MAX_VALUE : bytesDown.get() + bytes);
   }
 
   /** Resets the next {@code n} connections as soon as they are accepted. */
@@ -90,7 +115,7 @@ public final class FaultProxy implements AutoCloseable {
     open.clear();
   }
 
-  /** Like a server that stopped: open connections reset, new ones refused; for good. */
+  /** Like a server that stopped: open connections reset, new ones refused, until {@link #up}. */
   public synchronized void down() throws IOException {
     ServerSocket s = server;
     server = null;
@@ -101,6 +126,38 @@ public final class FaultProxy implements AutoCloseable {
       reset(c);
     }
     open.clear();
+  }
+
+  /** Listens again on the same port after {@link #down}. */
+  public synchronized void up() throws IOException {
+    if (server == null) {
+      ServerSocket s = new ServerSocket();
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+      listen(s);
+    }
+  }
+
+  private void cut() {
+    cuts.incrementAndGet();
+    try {
+      down();
+    } catch (IOException e) {
+      // down() only closes sockets.
+    }
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(downMillis);
+                up();
+              } catch (InterruptedException | IOException e) {
+                // The test fails on its own if the proxy never comes back.
+              }
+            },
+            "fault-proxy-restore-" + port);
+    t.setDaemon(true);
+    t.start();
   }
 
   private void listen(ServerSocket s) {
@@ -123,7 +180,16 @@ public final class FaultProxy implements AutoCloseable {
                   }
                   Socket upstream = new Socket();
                   upstream.connect(target, 2000);
-                  open.add(upstream);
+                  synchronized (FaultProxy.this) {
+                    // Accepted just before down(): a connection that outlived it would carry the
+                    // client's pooled requests through the "stopped" server.
+                    if (server != s) {
+                      reset(client);
+                      closeQuietly(upstream);
+                      continue;
+                    }
+                    open.add(upstream);
+                  }
                   Connection c = new Connection(client, upstream);
                   pump(c, client, upstream, true);
                   pump(c, upstream, client, false);
@@ -179,6 +245,14 @@ public final class FaultProxy implements AutoCloseable {
                     return;
                   }
                   out.write(buf, 0, n);
+                  if (!request) {
+                    long at = cutAt.get();
+                    // One cut per arming, however many connections cross the mark together.
+                    if (bytesDown.addAndGet(n) >= at && cutAt.compareAndSet(at, Long.MAX_VALUE)) {
+                      cut();
+                      return;
+                    }
+                  }
                 }
               } catch (IOException e) {
                 // One side closed: close the other so the peer sees it too.
@@ -264,6 +338,7 @@ public final class FaultProxy implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    cutAt.set(Long.MAX_VALUE);
     down();
   }
 }
