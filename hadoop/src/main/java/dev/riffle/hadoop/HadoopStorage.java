@@ -223,6 +223,12 @@ public final class HadoopStorage implements Storage {
     }
     if (writeFs == null) {
       Configuration w = new Configuration(userConf);
+      // S3A loads the interceptor by class name through the configuration's class loader, and by
+      // default first replaces that loader with its own ("classloader isolation"). Under
+      // spark-submit --jars its own is Spark's, which does not see the application's jars; so
+      // this configuration keeps the loader that has the interceptor (a child of S3A's).
+      w.setBoolean("fs.s3a.classloader.isolation", false);
+      w.setClassLoader(UploadRetries.class.getClassLoader());
       boundS3aWriteRetries(w, retry);
       UploadRetries.register(w, this);
       try {
