@@ -17,7 +17,8 @@ import org.apache.spark.sql.functions;
  * benchmarks/results/current/spark-2026-12-02.md); prints a Markdown table, medians and ranges of
  * the warm runs after one warm-up.
  *
- * <p>Usage: {@code SparkCompare <scratch dir> [rows] [repeats]}.
+ * <p>Usage: {@code SparkCompare <scratch dir> [rows] [repeats] [embedding width]} (the review's
+ * data: 2,000,000 rows, width 64; default 32). The data is written once per scratch dir.
  */
 public final class SparkCompare {
   private SparkCompare() {}
@@ -26,6 +27,7 @@ public final class SparkCompare {
     Path dir = Path.of(args[0]);
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
     int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    int width = args.length > 3 ? Integer.parseInt(args[3]) : 32;
     SparkSession spark =
         SparkSession.builder()
             .master("local[2]")
@@ -37,7 +39,7 @@ public final class SparkCompare {
     String riffle = dir.resolve("cells.riffle").toString();
     String parquet = dir.resolve("cells.parquet").toString();
     if (!Files.exists(dir.resolve("cells.riffle"))) {
-      org.apache.spark.sql.Dataset<Row> df = cells(spark, rows);
+      org.apache.spark.sql.Dataset<Row> df = cells(spark, rows, width);
       long t0 = System.nanoTime();
       df.write().format("riffle").save(riffle);
       long t1 = System.nanoTime();
@@ -189,6 +191,11 @@ public final class SparkCompare {
    * The compared data, as the review's: plate in contiguous runs of ids, an embedding of 32 floats.
    */
   static org.apache.spark.sql.Dataset<Row> cells(SparkSession spark, long rows) {
+    return cells(spark, rows, 32);
+  }
+
+  /** The compared data with an embedding of {@code width} floats. */
+  static org.apache.spark.sql.Dataset<Row> cells(SparkSession spark, long rows, int width) {
     return spark
         .range(0, rows, 1, 2)
         .selectExpr(
@@ -197,7 +204,9 @@ public final class SparkCompare {
             "cast(id * 14 / " + rows + " as int) as plate",
             "cast(pmod(hash(id), 4800) + 200 as int) as n_genes",
             "pmod(hash(id, 2), 1000000) / 1000000.0d as score",
-            "transform(sequence(1, 32), k -> cast(pmod(hash(id, k), 1000) / 1000.0 as float))"
+            "transform(sequence(1, "
+                + width
+                + "), k -> cast(pmod(hash(id, k), 1000) / 1000.0 as float))"
                 + " as emb");
   }
 
