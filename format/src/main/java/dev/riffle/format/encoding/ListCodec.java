@@ -145,6 +145,11 @@ final class ListCodec extends ValueCodec {
       return;
     }
     int bitmap = Bitmaps.read(in, n);
+    if (Bitmaps.rank(in.buffer(), bitmap, n) == n) {
+      // No null item (the usual case of a nullable item type, such as Spark's arrays): one run.
+      items.decodeRun(in, child, first, n);
+      return;
+    }
     int k = 0;
     while (k < n) {
       // Decode maximal runs of valid items in one call so fixed-width items stay a bulk copy.
