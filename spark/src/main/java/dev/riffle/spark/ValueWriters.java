@@ -1,3 +1,4 @@
+// Why this file stays whole (over 500 lines): see "Why this file is long" in the class comment.
 package dev.riffle.spark;
 
 import java.math.BigDecimal;
