@@ -6,6 +6,7 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.storage.LocalStorage;
 import dev.riffle.format.io.RecyclingAllocator;
+import dev.riffle.loader.pipeline.BatchRows;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import dev.riffle.loader.plan.BlockShuffle;
@@ -159,15 +160,18 @@ public final class AdapterBenchmark implements Callable<Integer> {
         adapterAppCpu.add(b[2]);
         out.printf(
             Locale.ROOT,
-            "run %d: loader %.0f samples/s (%.2f cpu us/sample, %.2f without JIT), adapter %.0f"
-                + " samples/s (%.2f cpu us/sample, %.2f without JIT), ratio %.3f%n",
+            "run %d: loader %.0f samples/s (%.2f cpu us/sample, %.2f without JIT, %.2f page"
+                + " faults/sample), adapter %.0f samples/s (%.2f cpu us/sample, %.2f without JIT,"
+                + " %.2f page faults/sample), ratio %.3f%n",
             r + 1,
             a[0],
             a[1],
             a[2],
+            a[3],
             b[0],
             b[1],
             b[2],
+            b[3],
             b[0] / a[0]);
       }
       out.printf(
@@ -220,7 +224,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
           long c0 = Cpu.threadNanos();
           for (int i = 0; i < held.size(); i++) {
             try (NDManager bm = NDManager.newBaseManager()) {
-              c.convert(held.get(i), rows.get(i), null, false, bm, buffers);
+              c.convert(BatchRows.of(held.get(i), rows.get(i)), false, bm, buffers);
             }
             samples += held.get(i).getRowCount();
           }
@@ -242,6 +246,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
     long t0 = System.nanoTime();
     long c0 = Cpu.processNanos();
     long j0 = Cpu.compilerNanos();
+    long f0 = Cpu.minorFaults();
     try (Loader loader = Loader.open(view, o, allocator)) {
       while (true) {
         VectorSchemaRoot b = loader.next();
@@ -252,15 +257,19 @@ public final class AdapterBenchmark implements Callable<Integer> {
         b.close();
       }
     }
-    return rates(rows, t0, c0, j0);
+    return rates(rows, t0, c0, j0, f0);
   }
 
-  /** Samples/s, CPU µs/sample of the process, and of the process without the JIT compiler. */
-  private static double[] rates(long rows, long t0, long c0, long j0) {
+  /**
+   * Samples/s, CPU µs/sample of the process, of the process without the JIT compiler, and minor
+   * page faults per sample.
+   */
+  private static double[] rates(long rows, long t0, long c0, long j0, long f0) {
     double s = (System.nanoTime() - t0) / 1e9;
     long cpu = Cpu.processNanos() - c0;
     long jit = Cpu.compilerNanos() - j0;
-    return new double[] {rows / s, cpu / 1e3 / rows, (cpu - jit) / 1e3 / rows};
+    double faults = (double) (Cpu.minorFaults() - f0) / rows;
+    return new double[] {rows / s, cpu / 1e3 / rows, (cpu - jit) / 1e3 / rows, faults};
   }
 
   private double[] adapter(
@@ -270,6 +279,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
     long t0 = System.nanoTime();
     long c0 = Cpu.processNanos();
     long j0 = Cpu.compilerNanos();
+    long f0 = Cpu.minorFaults();
     try (RiffleDataset ds =
         features(RiffleDataset.builder(view).options(o), genes)
             .label("cell_type")
@@ -283,7 +293,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
         }
       }
     }
-    return rates(rows, t0, c0, j0);
+    return rates(rows, t0, c0, j0, f0);
   }
 
   private void records(DatasetView view, BufferAllocator allocator, NDManager manager, int genes)

@@ -9,6 +9,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.loader.pipeline.BatchRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
@@ -22,7 +23,6 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
@@ -32,19 +32,19 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Turns Arrow batches into NDArrays: each value is copied at most once, from the Arrow buffers into
- * a direct buffer of {@link BatchBuffers} that the engine then wraps without copying ({@code
+ * Turns a minibatch's rows into NDArrays: each value is copied exactly once, from the Arrow buffers
+ * where the rows lie (the loader's fetch, not a gathered batch: {@link BatchRows}) into a direct
+ * buffer of {@link BatchBuffers} that the engine then wraps without copying ({@code
  * NDManager.create} of a direct native-order buffer: {@code torch::from_blob} on CPU, the buffer
- * held by the array), or not at all where the Arrow buffer already is the array (a float32 column
- * or fixed-size list, the CSR offsets and indices). Both kinds of memory belong to the batch: the
- * copies go back to the pool when its manager closes, and the arrays are not valid after that.
+ * held by the array). The copies belong to the batch: they go back to the pool when its manager
+ * closes, and the arrays are not valid after that.
  *
  * <p>All checks of the columns against the features happen in the constructor, once, with the
  * column's name in the message; a batch can then only fail on its values (a null, an index out of
  * range), and that message names the column and the global row.
  *
- * <p>Why this file is a little long: each feature kind's checks, copy and zero-copy case belong
- * together, and the sparse one has three forms (dense, CSR, one row) over the same raw reads.
+ * <p>Why this file is a little long: each feature kind's checks and copy belong together, and the
+ * sparse one has three forms (dense, CSR, one row) over the same raw reads.
  */
 final class BatchConverter {
   private final List<Feature> features;
@@ -200,45 +200,33 @@ final class BatchConverter {
             && fp.getPrecision() != FloatingPointPrecision.HALF);
   }
 
-  /**
-   * One batch's arrays, and whether they point into the Arrow batch (which must then stay open).
-   */
-  record Converted(NDList data, NDList labels, boolean borrowsBatch) {}
+  /** One batch's arrays: features, then labels. */
+  record Converted(NDList data, NDList labels) {}
 
   /**
-   * Converts a batch. Copies go into buffers of {@code buffers}, given back when {@code manager}
-   * closes.
+   * Converts a minibatch's rows, wherever they lie (a loader's fetch, a take's result). Copies go
+   * into buffers of {@code buffers}, given back when {@code manager} closes.
    *
-   * @param rows the batch's global row ids, for messages
-   * @param keep the batch rows to convert, or null for all (zero-copy needs all)
    * @param single one row without the batch dimension (a {@code RandomAccessDataset} record)
    */
-  Converted convert(
-      VectorSchemaRoot batch,
-      long[] rows,
-      int[] keep,
-      boolean single,
-      NDManager manager,
-      BatchBuffers buffers) {
-    int m = keep == null ? batch.getRowCount() : keep.length;
-    Out out = new Out(manager, buffers, single, m);
+  Converted convert(BatchRows src, boolean single, NDManager manager, BatchBuffers buffers) {
+    Out out = new Out(manager, buffers, single, src.rowCount());
     NDList data = new NDList();
-    boolean borrows = false;
     try {
       for (Feature f : features) {
         if (f instanceof Feature.Dense d) {
-          borrows |= dense(batch, d, rows, keep, out, data);
+          dense(src, d, out, data);
         } else if (f instanceof Feature.Vector v) {
-          borrows |= vector(batch, v, rows, keep, out, data);
+          vector(src, v, out, data);
         } else {
-          borrows |= sparse(batch, (Feature.Sparse) f, rows, keep, out, data);
+          sparse(src, (Feature.Sparse) f, out, data);
         }
       }
       NDList labels = new NDList();
       if (label != null) {
-        labels.add(labels(batch, rows, keep, out));
+        labels.add(labels(src, out));
       }
-      return new Converted(data, labels, borrows);
+      return new Converted(data, labels);
     } catch (RuntimeException e) {
       data.close();
       throw e;
@@ -291,23 +279,38 @@ final class BatchConverter {
     }
   }
 
-  private static int rowOf(int[] keep, int k) {
-    return keep == null ? k : keep[k];
-  }
-
-  private static String rowName(long[] rows, int r) {
-    return rows == null ? "batch row " + r : "row " + rows[r];
-  }
-
-  private static void noNulls(FieldVector v, String column, long[] rows, int[] keep, int m) {
-    if (v.getNullCount() == 0) {
-      return;
+  /** A column's vector in each part, looked up once a batch. */
+  private static FieldVector[] columnOf(BatchRows src, String column) {
+    List<VectorSchemaRoot> parts = src.parts();
+    FieldVector[] v = new FieldVector[parts.size()];
+    for (int p = 0; p < v.length; p++) {
+      v[p] = parts.get(p).getVector(column);
     }
-    for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      if (v.isNull(r)) {
+    return v;
+  }
+
+  private static ListVector[] listsOf(BatchRows src, String column) {
+    FieldVector[] v = columnOf(src, column);
+    ListVector[] l = new ListVector[v.length];
+    for (int p = 0; p < v.length; p++) {
+      l[p] = (ListVector) v[p];
+    }
+    return l;
+  }
+
+  private static String rowName(BatchRows src, int k) {
+    return "row " + src.globalRow(k);
+  }
+
+  /**
+   * Checks that no row is null, by row: a part is a fetch's chunk, far larger than the minibatch,
+   * so counting its nulls would cost more than the rows.
+   */
+  private static void noNulls(FieldVector[] v, String column, BatchRows src) {
+    for (int k = 0; k < src.rowCount(); k++) {
+      if (v[src.part(k)].isNull(src.row(k))) {
         throw new IllegalArgumentException(
-            "column '" + column + "' is null at " + rowName(rows, r) + "; features cannot be null");
+            "column '" + column + "' is null at " + rowName(src, k) + "; features cannot be null");
       }
     }
   }
@@ -322,159 +325,191 @@ final class BatchConverter {
     return ((BaseIntVector) v).getValueAsLong(i);
   }
 
-  private boolean dense(
-      VectorSchemaRoot batch, Feature.Dense d, long[] rows, int[] keep, Out out, NDList data) {
+  private void dense(BatchRows src, Feature.Dense d, Out out, NDList data) {
     int m = out.rows;
     int k = d.columns().size();
-    if (k == 1
-        && keep == null
-        && batch.getVector(d.columns().get(0)) instanceof Float4Vector f
-        && f.getNullCount() == 0) {
-      data.add(out.wrap(f.getDataBuffer(), 0, 4L * m, out.rowsBy(1), DataType.FLOAT32));
-      return true;
-    }
     ArrowBuf b = out.buffer(4L * m * k);
     for (int c = 0; c < k; c++) {
       String name = d.columns().get(c);
-      FieldVector v = batch.getVector(name);
-      noNulls(v, name, rows, keep, m);
+      FieldVector[] v = columnOf(src, name);
+      noNulls(v, name, src);
       for (int i = 0; i < m; i++) {
-        b.setFloat(4L * ((long) i * k + c), (float) number(v, rowOf(keep, i)));
+        b.setFloat(4L * ((long) i * k + c), (float) number(v[src.part(i)], src.row(i)));
       }
     }
     data.add(out.wrap(b, 0, 4L * m * k, out.rowsBy(k), DataType.FLOAT32));
-    return false;
   }
 
-  private boolean vector(
-      VectorSchemaRoot batch, Feature.Vector f, long[] rows, int[] keep, Out out, NDList data) {
-    FixedSizeListVector v = (FixedSizeListVector) batch.getVector(f.column());
+  private void vector(BatchRows src, Feature.Vector f, Out out, NDList data) {
+    FieldVector[] lists = columnOf(src, f.column());
     int m = out.rows;
-    int d = v.getListSize();
-    FieldVector child = v.getDataVector();
-    noNulls(v, f.column(), rows, keep, m);
-    if (keep == null && child instanceof Float4Vector fc && fc.getNullCount() == 0) {
-      data.add(out.wrap(fc.getDataBuffer(), 0, 4L * m * d, out.rowsBy(d), DataType.FLOAT32));
-      return true;
-    }
+    int d = ((FixedSizeListVector) lists[0]).getListSize();
+    noNulls(lists, f.column(), src);
     ArrowBuf b = out.buffer(4L * m * d);
     for (int i = 0; i < m; i++) {
-      int r = rowOf(keep, i);
+      int r = src.row(i);
+      FixedSizeListVector v = (FixedSizeListVector) lists[src.part(i)];
+      FieldVector child = v.getDataVector();
+      if (child instanceof Float4Vector
+          && (!child.getField().isNullable()
+              || allValid(child.getValidityBuffer().memoryAddress(), r * d, d))) {
+        // float32 items without nulls: the row's bytes as they are.
+        b.setBytes(4L * i * d, child.getDataBuffer(), 4L * r * d, 4L * d);
+        continue;
+      }
       for (int j = 0; j < d; j++) {
         int at = r * d + j;
         if (child.isNull(at)) {
           throw new IllegalArgumentException(
-              "column '" + f.column() + "' has a null element at " + rowName(rows, r));
+              "column '" + f.column() + "' has a null element at " + rowName(src, i));
         }
         b.setFloat(4L * ((long) i * d + j), (float) number(child, at));
       }
     }
     data.add(out.wrap(b, 0, 4L * m * d, out.rowsBy(d), DataType.FLOAT32));
-    return false;
   }
 
-  private boolean sparse(
-      VectorSchemaRoot batch, Feature.Sparse s, long[] rows, int[] keep, Out out, NDList data) {
-    ListVector idx = (ListVector) batch.getVector(s.indices());
-    ListVector val = (ListVector) batch.getVector(s.values());
-    IntVector ic = (IntVector) idx.getDataVector();
-    FieldVector vc = val.getDataVector();
-    int m = out.rows;
-    // Row r's entries: [start(r), end(r)) of both children (a null row is empty).
-    long nnz = 0;
-    for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      int n = length(idx, r);
-      if (n != length(val, r)) {
-        throw new IllegalArgumentException(
-            "columns '"
-                + s.indices()
-                + "' and '"
-                + s.values()
-                + "' differ in length at "
-                + rowName(rows, r)
-                + " ("
-                + n
-                + " indices, "
-                + length(val, r)
-                + " values)");
+  /**
+   * A sparse feature's columns in each part, and each row's entries: row k's are [is[k], is[k] +
+   * len[k]) of its part's indices and [vs[k], vs[k] + len[k]) of its values, checked against the
+   * buffers before any raw read (the loops that copy then touch raw memory only).
+   */
+  private static final class SparseRows {
+    final FieldVector[] vc;
+    // Each part's raw addresses: index data, and float32 value data (0 for other value types).
+    final long[] ia;
+    final long[] va;
+    final int[] len;
+    final int[] is;
+    final int[] vs;
+    long nnz;
+
+    SparseRows(BatchRows src, Feature.Sparse s) {
+      ListVector[] idx = listsOf(src, s.indices());
+      ListVector[] val = listsOf(src, s.values());
+      int parts = idx.length;
+      vc = new FieldVector[parts];
+      ia = new long[parts];
+      va = new long[parts];
+      for (int p = 0; p < parts; p++) {
+        vc[p] = val[p].getDataVector();
+        ia[p] = idx[p].getDataVector().getDataBuffer().memoryAddress();
+        va[p] = rawFloats(vc[p]);
       }
-      nnz += n;
-      extents(idx, ic, s.indices(), r, n, rows);
-      extents(val, vc, s.values(), r, n, rows);
-    }
-    if (vc.getNullCount() > 0) {
+      int m = src.rowCount();
+      len = new int[m];
+      is = new int[m];
+      vs = new int[m];
       for (int k = 0; k < m; k++) {
-        int r = rowOf(keep, k);
-        int end = start(val, r) + length(val, r);
-        for (int e = start(val, r); e < end; e++) {
-          if (vc.isNull(e)) {
-            throw new IllegalArgumentException(
-                "column '" + s.values() + "' has a null value at " + rowName(rows, r));
-          }
+        int p = src.part(k);
+        int r = src.row(k);
+        int n = length(idx[p], r);
+        if (n != length(val[p], r)) {
+          throw new IllegalArgumentException(
+              "columns '"
+                  + s.indices()
+                  + "' and '"
+                  + s.values()
+                  + "' differ in length at "
+                  + rowName(src, k)
+                  + " ("
+                  + n
+                  + " indices, "
+                  + length(val[p], r)
+                  + " values)");
+        }
+        len[k] = n;
+        is[k] = start(idx[p], r);
+        vs[k] = start(val[p], r);
+        nnz += n;
+        extents(is[k], n, idx[p].getDataVector(), s.indices(), src, k);
+        extents(vs[k], n, vc[p], s.values(), src, k);
+        // The field's nullability, not getNullCount(): that scans the whole part's bitmap, and a
+        // part is a fetch's chunk, far larger than the row.
+        if (vc[p].getField().isNullable()
+            && !allValid(vc[p].getValidityBuffer().memoryAddress(), vs[k], n)) {
+          throw new IllegalArgumentException(
+              "column '" + s.values() + "' has a null value at " + rowName(src, k));
         }
       }
     }
-    int width = s.width();
-    long ia = ic.getDataBuffer().memoryAddress();
-    long va = rawFloats(vc);
+  }
+
+  private void sparse(BatchRows src, Feature.Sparse s, Out out, NDList data) {
+    SparseRows rows = new SparseRows(src, s);
     if (s.csr()) {
-      checkIndices(s, idx, ia, width, keep, m, rows);
-      return csr(s, idx, val, ic, vc, nnz, keep, out, data);
+      csr(s, rows, src, out, data);
+      return;
     }
-    ArrowBuf b = out.buffer(4L * m * width);
+    int m = out.rows;
+    int width = s.width();
+    long rowBytes = 4L * width;
+    // Beyond the array's m rows: one row of zeros, copied over each row before its values are
+    // placed (the JIT's copy stub is vector-wide, where setMemory stores a word at a time), and one
+    // float that takes the write of an index out of range (the row then fails, below).
+    ArrowBuf b = out.buffer(rowBytes * (m + 1) + 4);
     long oa = b.memoryAddress();
+    long zeros = oa + rowBytes * m;
+    long sink = zeros + rowBytes;
+    b.setZero(rowBytes * m, rowBytes);
     // One pass a row, while it is in cache: zero it, then place its values (scaled to the target
     // sum in the same pass; the log is left to the engine, below). float32 values are read raw,
     // anything else as a number.
     boolean scale = normalization.scaleRows();
+    int last = width - 1;
     for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      int n = length(idx, r);
-      long ie = ia + 4L * start(idx, r);
-      int sv = start(val, r);
-      long row = oa + 4L * k * width;
-      b.setZero(4L * k * width, 4L * width);
+      int p = src.part(k);
+      int n = rows.len[k];
+      long ie = rows.ia[p] + 4L * rows.is[k];
+      int sv = rows.vs[k];
+      long va = rows.va[p];
+      FieldVector vc = rows.vc[p];
+      long row = oa + rowBytes * k;
+      MemoryUtil.copyMemory(zeros, row, rowBytes);
       float f = 1f;
       if (scale) {
         double sum = rowSum(vc, va, sv, n);
         f = sum == 0 ? 0f : (float) (normalization.targetSum() / sum);
       }
       long ve = va + 4L * sv;
+      // Each index is checked as it is placed, without a branch: the sign bit of c | (width - 1 -
+      // c) is set exactly when c is outside [0, width), and such a value goes to the sink instead
+      // of its row; the row then fails after the loop, scanned again for the message.
+      int bad = 0;
       if (va != 0 && !scale) {
         // float32 values as they are: raw bits, no trip through a float register.
         for (int e = 0; e < n; e++) {
           int c = MemoryUtil.getInt(ie + 4L * e);
-          // Checked before the raw write it places (one comparison: a negative index is a large
-          // unsigned one); a branch never taken costs next to nothing here.
-          if (Integer.compareUnsigned(c, width) >= 0) {
-            throw badIndex(s, c, width, rows, r);
-          }
-          MemoryUtil.putInt(row + 4L * c, MemoryUtil.getInt(ve + 4L * e));
-        }
-      } else if (va != 0) {
-        for (int e = 0; e < n; e++) {
-          int c = MemoryUtil.getInt(ie + 4L * e);
-          if (Integer.compareUnsigned(c, width) >= 0) {
-            throw badIndex(s, c, width, rows, r);
-          }
-          float v = Float.intBitsToFloat(MemoryUtil.getInt(ve + 4L * e));
-          MemoryUtil.putInt(row + 4L * c, Float.floatToRawIntBits(v * f));
+          int out1 = (c | (last - c)) >> 31;
+          bad |= out1;
+          MemoryUtil.putInt(place(row, sink, c, out1), MemoryUtil.getInt(ve + 4L * e));
         }
       } else {
         for (int e = 0; e < n; e++) {
           int c = MemoryUtil.getInt(ie + 4L * e);
-          if (Integer.compareUnsigned(c, width) >= 0) {
-            throw badIndex(s, c, width, rows, r);
-          }
-          float v = (float) number(vc, sv + e);
-          MemoryUtil.putInt(row + 4L * c, Float.floatToRawIntBits(scale ? v * f : v));
+          int out1 = (c | (last - c)) >> 31;
+          bad |= out1;
+          float v =
+              va != 0 ? Float.intBitsToFloat(MemoryUtil.getInt(ve + 4L * e)) : numberAt(vc, sv + e);
+          MemoryUtil.putInt(place(row, sink, c, out1), Float.floatToRawIntBits(scale ? v * f : v));
         }
       }
+      if (bad != 0) {
+        checkIndices(s, ie, n, src, k);
+      }
     }
-    NDArray x = out.wrap(b, 0, 4L * m * width, out.rowsBy(width), DataType.FLOAT32);
+    NDArray x = out.wrap(b, 0, rowBytes * m, out.rowsBy(width), DataType.FLOAT32);
     data.add(log1p(x));
-    return false;
+  }
+
+  /** Where index c of a row goes: its column, or the sink if c is out of range ({@code out} -1). */
+  private static long place(long row, long sink, int c, int out) {
+    long mask = out; // 0 or -1
+    return ((row + 4L * c) & ~mask) | (sink & mask);
+  }
+
+  private static float numberAt(FieldVector vc, int i) {
+    return (float) number(vc, i);
   }
 
   /**
@@ -493,46 +528,65 @@ final class BatchConverter {
   }
 
   /**
-   * Checks every index of the kept rows against the width. Without a branch per index (the sign bit
-   * of {@code c | (width - 1 - c)} is set exactly when c is outside [0, width)), which C2 unrolls:
-   * the checked loop cost 1.5 µs a 1,000-nonzero row, the whole cost of the CSR form. A row that
-   * fails is scanned again for the message.
+   * Checks the {@code n} indices at {@code ia} (row k's) against the width, before the raw copy of
+   * a CSR row, or after a dense row found one out of range. Without a branch per index (the sign
+   * bit of {@code c | (width - 1 - c)} is set exactly when c is outside [0, width)), which C2
+   * unrolls: a checked loop cost as much as the whole CSR form. A row that fails is scanned again
+   * for the message.
    */
-  private static void checkIndices(
-      Feature.Sparse s, ListVector idx, long ia, int width, int[] keep, int m, long[] rows) {
+  private static void checkIndices(Feature.Sparse s, long ia, int n, BatchRows src, int k) {
+    int width = s.width();
     int last = width - 1;
-    for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      long from = ia + 4L * start(idx, r);
-      long to = from + 4L * length(idx, r);
-      int bad = 0;
-      for (long a = from; a < to; a += 4) {
+    long to = ia + 4L * n;
+    int bad = 0;
+    for (long a = ia; a < to; a += 4) {
+      int c = MemoryUtil.getInt(a);
+      bad |= c | (last - c);
+    }
+    if (bad < 0) {
+      for (long a = ia; a < to; a += 4) {
         int c = MemoryUtil.getInt(a);
-        bad |= c | (last - c);
-      }
-      if (bad < 0) {
-        for (long a = from; a < to; a += 4) {
-          int c = MemoryUtil.getInt(a);
-          if (Integer.compareUnsigned(c, width) >= 0) {
-            throw badIndex(s, c, width, rows, r);
-          }
+        if (Integer.compareUnsigned(c, width) >= 0) {
+          throw badIndex(s, c, width, src, k);
         }
       }
     }
   }
 
   private static IllegalArgumentException badIndex(
-      Feature.Sparse s, int c, int width, long[] rows, int r) {
+      Feature.Sparse s, int c, int width, BatchRows src, int k) {
     return new IllegalArgumentException(
         "column '"
             + s.indices()
             + "' has index "
             + c
             + " at "
-            + rowName(rows, r)
+            + rowName(src, k)
             + ", outside [0, "
             + width
             + ")");
+  }
+
+  /** Whether bits [from, from + n) of the validity bitmap at {@code bits} are all set. */
+  private static boolean allValid(long bits, int from, int n) {
+    int e = from;
+    int end = from + n;
+    for (; e < end && (e & 7) != 0; e++) {
+      if (((MemoryUtil.getByte(bits + (e >>> 3)) >>> (e & 7)) & 1) == 0) {
+        return false;
+      }
+    }
+    for (; e + 8 <= end; e += 8) {
+      if (MemoryUtil.getByte(bits + (e >>> 3)) != (byte) 0xFF) {
+        return false;
+      }
+    }
+    for (; e < end; e++) {
+      if (((MemoryUtil.getByte(bits + (e >>> 3)) >>> (e & 7)) & 1) == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -545,15 +599,13 @@ final class BatchConverter {
     return vc instanceof Float4Vector f ? f.getDataBuffer().memoryAddress() : 0;
   }
 
-  /** Checks that row r's entries lie within the child's buffer, before it is read raw. */
+  /** Checks that row k's n entries from {@code start} lie within the child's buffer. */
   private static void extents(
-      ListVector list, FieldVector child, String column, int r, int n, long[] rows) {
-    long end = (long) start(list, r) + n;
-    if (start(list, r) < 0
-        || end > child.getValueCount()
-        || 4L * end > child.getDataBuffer().capacity()) {
+      int start, int n, FieldVector child, String column, BatchRows src, int k) {
+    long end = (long) start + n;
+    if (start < 0 || end > child.getValueCount() || 4L * end > child.getDataBuffer().capacity()) {
       throw new IllegalStateException(
-          "column '" + column + "' has offsets past its values at " + rowName(rows, r));
+          "column '" + column + "' has offsets past its values at " + rowName(src, k));
     }
   }
 
@@ -569,16 +621,7 @@ final class BatchConverter {
     return sum;
   }
 
-  private boolean csr(
-      Feature.Sparse s,
-      ListVector idx,
-      ListVector val,
-      IntVector ic,
-      FieldVector vc,
-      long nnz,
-      int[] keep,
-      Out out,
-      NDList data) {
+  private void csr(Feature.Sparse s, SparseRows rows, BatchRows src, Out out, NDList data) {
     if (out.single) {
       throw new IllegalArgumentException(
           "feature '"
@@ -587,57 +630,40 @@ final class BatchConverter {
               + " RandomAccessDataset");
     }
     int m = out.rows;
-    // The batch's own offsets and indices are the CSR arrays when all rows are kept, they start
-    // at 0 and the values column has the same offsets (a gathered batch: always).
-    boolean whole = keep == null && start(idx, 0) == 0 && sameOffsets(idx, val, m);
-    boolean borrows = false;
-    if (whole) {
-      data.add(out.wrap(idx.getOffsetBuffer(), 0, 4L * (m + 1), new Shape(m + 1), DataType.INT32));
-      data.add(out.wrap(ic.getDataBuffer(), 0, 4L * nnz, new Shape(nnz), DataType.INT32));
-      borrows = true;
-    } else {
-      ArrowBuf indptr = out.buffer(4L * (m + 1));
-      ArrowBuf indices = out.buffer(4L * nnz);
-      indptr.setInt(0, 0);
-      long at = 0;
-      for (int k = 0; k < m; k++) {
-        int r = rowOf(keep, k);
-        int n = length(idx, r);
-        indices.setBytes(4L * at, ic.getDataBuffer(), 4L * start(idx, r), 4L * n);
-        at += n;
-        indptr.setInt(4L * (k + 1), (int) at);
-      }
-      data.add(out.wrap(indptr, 0, 4L * (m + 1), new Shape(m + 1), DataType.INT32));
-      data.add(out.wrap(indices, 0, 4L * nnz, new Shape(nnz), DataType.INT32));
-    }
-    if (whole && normalization.isNone() && vc instanceof Float4Vector fv) {
-      data.add(out.wrap(fv.getDataBuffer(), 0, 4L * nnz, new Shape(nnz), DataType.FLOAT32));
-      return true;
-    }
+    long nnz = rows.nnz;
+    ArrowBuf indptr = out.buffer(4L * (m + 1));
+    ArrowBuf indices = out.buffer(4L * nnz);
     ArrowBuf values = out.buffer(4L * nnz);
-    long va = rawFloats(vc);
+    long ip = indptr.memoryAddress();
+    long ix = indices.memoryAddress();
+    long vx = values.memoryAddress();
+    boolean raw = normalization.isNone();
+    MemoryUtil.putInt(ip, 0);
     long at = 0;
     for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      int n = length(val, r);
-      int sv = start(val, r);
-      double sum = normalization.scaleRows() ? rowSum(vc, va, sv, n) : 0;
-      for (int e = 0; e < n; e++) {
-        values.setFloat(4L * (at + e), normalization.apply(value(vc, va, sv + e), sum));
+      int p = src.part(k);
+      int n = rows.len[k];
+      long ie = rows.ia[p] + 4L * rows.is[k];
+      checkIndices(s, ie, n, src, k);
+      MemoryUtil.copyMemory(ie, ix + 4L * at, 4L * n);
+      int sv = rows.vs[k];
+      long va = rows.va[p];
+      if (raw && va != 0) {
+        // float32 values as they are: one copy of the row's bytes.
+        MemoryUtil.copyMemory(va + 4L * sv, vx + 4L * at, 4L * n);
+      } else {
+        double sum = normalization.scaleRows() ? rowSum(rows.vc[p], va, sv, n) : 0;
+        for (int e = 0; e < n; e++) {
+          float v = normalization.apply(value(rows.vc[p], va, sv + e), sum);
+          MemoryUtil.putInt(vx + 4L * (at + e), Float.floatToRawIntBits(v));
+        }
       }
       at += n;
+      MemoryUtil.putInt(ip + 4L * (k + 1), (int) at);
     }
+    data.add(out.wrap(indptr, 0, 4L * (m + 1), new Shape(m + 1), DataType.INT32));
+    data.add(out.wrap(indices, 0, 4L * nnz, new Shape(nnz), DataType.INT32));
     data.add(out.wrap(values, 0, 4L * nnz, new Shape(nnz), DataType.FLOAT32));
-    return borrows;
-  }
-
-  private static boolean sameOffsets(ListVector a, ListVector b, int m) {
-    for (int r = 0; r <= m; r++) {
-      if (a.getOffsetBuffer().getInt(4L * r) != b.getOffsetBuffer().getInt(4L * r)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static int start(ListVector v, int r) {
@@ -648,18 +674,18 @@ final class BatchConverter {
     return v.isNull(r) ? 0 : v.getOffsetBuffer().getInt(4L * (r + 1)) - start(v, r);
   }
 
-  private NDArray labels(VectorSchemaRoot batch, long[] rows, int[] keep, Out out) {
-    FieldVector v = batch.getVector(label);
-    BaseIntVector codes = (BaseIntVector) v;
+  private NDArray labels(BatchRows src, Out out) {
+    FieldVector[] v = columnOf(src, label);
     int m = out.rows;
     ArrowBuf b = out.buffer(8L * m);
     for (int k = 0; k < m; k++) {
-      int r = rowOf(keep, k);
-      if (v.isNull(r)) {
+      FieldVector p = v[src.part(k)];
+      int r = src.row(k);
+      if (p.isNull(r)) {
         throw new IllegalArgumentException(
-            "label column '" + label + "' is null at " + rowName(rows, r));
+            "label column '" + label + "' is null at " + rowName(src, k));
       }
-      long c = codes.getValueAsLong(r);
+      long c = ((BaseIntVector) p).getValueAsLong(r);
       // One comparison: a negative label is a large unsigned one.
       if (Long.compareUnsigned(c, classes) >= 0) {
         throw new IllegalArgumentException(
@@ -668,7 +694,7 @@ final class BatchConverter {
                 + "' holds "
                 + c
                 + " at "
-                + rowName(rows, r)
+                + rowName(src, k)
                 + ", outside [0, "
                 + classes
                 + "), "

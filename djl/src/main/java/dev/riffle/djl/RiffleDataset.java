@@ -6,6 +6,7 @@ import ai.djl.training.dataset.Batch;
 import ai.djl.translate.Batchifier;
 import ai.djl.util.Progress;
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.loader.pipeline.BatchRows;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderMetrics;
 import dev.riffle.loader.pipeline.LoaderOptions;
@@ -21,7 +22,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * A DJL {@link ai.djl.training.dataset.Dataset} whose batches come straight from a Riffle {@link
@@ -35,15 +35,15 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * training set. Calling it after the run's last epoch is an error. An evaluation set is the same
  * with a {@code Sequential} sampler and as many epochs as evaluations.
  *
- * <p>Two threads of the dataset's own work ahead of the trainer: a reader ({@code Loader.next()},
- * one Arrow batch ahead) and a converter (up to two batches as NDArrays ahead), so that reading,
- * converting and training overlap (on a small machine the consumer's thread was the bottleneck when
- * it did all three); the order and content are the loader's all the same, and a failure on either
- * thread is thrown, with its message, by the consumer's next {@code hasNext}. A batch's arrays live
- * in a manager of their own, with the Arrow memory they were copied from or point into, handed over
- * to a sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees both. Close
- * the dataset (the threads, the batches they queued, the loader and its allocator) when done; a
- * batch left open then fails the close.
+ * <p>One thread of the dataset's own works ahead of the trainer (up to two batches as NDArrays
+ * ahead): it copies each minibatch's rows straight from where the loader's fetch holds them into
+ * the arrays ({@link Loader#next(Loader.RowsReader)}: one copy, no gathered Arrow batch in
+ * between), so that reading, converting and training overlap; the order and content are the
+ * loader's all the same, and a failure on that thread is thrown, with its message, by the
+ * consumer's next {@code hasNext}. A batch's arrays live in a manager of their own, handed over to
+ * a sub-manager of the one passed to {@code getData}: {@code Batch.close()} frees them. Close the
+ * dataset (the thread, the batches it queued, the loader and its allocator) when done; a batch left
+ * open then fails the close.
  *
  * <p>Resume: {@link #state()} is where the trainer stands (the loader itself is ahead by the queued
  * batches); {@link #stateBeforeLastBatch()} is the state that hands out the last batch again, what
@@ -51,7 +51,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * {@link Builder#resumeFrom} continues a run from either, with exactly the batches the
  * uninterrupted run would have had.
  *
- * <p>Why this file is long: the hand-off between the threads (queues, failures, stopping and
+ * <p>Why this file is long: the hand-off between the threads (the queue, failures, stopping and
  * freeing what is queued) is tied to what the trainer was handed (state, rows, epoch ends, stats);
  * kept together so that the resume rule can be checked in one place.
  */
@@ -72,15 +72,12 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   // What the trainer was handed last; the loader itself runs ahead by the queued batches.
   private LoaderState handedState;
   private long[] handedRows = new long[0];
-  // The converter thread's output: at most two batches ahead of the trainer.
+  // The reader thread's output: at most two batches ahead of the trainer.
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(2);
   private Object pending;
   private Throwable failure;
   private ai.djl.Device device;
   private String engine;
-  private Thread converterThread;
-  // The reader thread's output: one Arrow batch read ahead of the converter.
-  private final BlockingQueue<Object> reads = new ArrayBlockingQueue<>(1);
   private Thread readerThread;
   private volatile boolean stop;
   private final List<EpochStats> stats = new ArrayList<>();
@@ -108,9 +105,9 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
    * @param epoch the loader's epoch
    * @param batches batches handed out
    * @param rows rows handed out (padding included unless trimmed)
-   * @param convertNanos time spent copying Arrow batches into NDArrays (on the converter thread)
+   * @param convertNanos time spent copying rows into NDArrays (on the dataset's thread)
    * @param waitNanos time the consumer waited for the next batch: the stall the trainer sees, which
-   *     the background threads hide where they keep ahead
+   *     the background thread hides where it keeps ahead
    * @param loader the loader's own metrics of the epoch: its stall time, reads, diversity
    */
   public record EpochStats(
@@ -143,10 +140,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       engine = manager.getEngine().getEngineName();
       readerThread = new Thread(this::readAhead, "riffle-djl-read-" + IDS.get());
       readerThread.setDaemon(true);
-      converterThread = new Thread(this::convertAhead, "riffle-djl-convert-" + IDS.get());
-      converterThread.setDaemon(true);
       readerThread.start();
-      converterThread.start();
     }
     if (finished) {
       throw new IllegalStateException(
@@ -183,25 +177,21 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
   /** The loader has no more batches: the run is over. */
   private static final Object END = new Object();
 
-  /** What failed on a background thread; handed to the consumer in place of a batch. */
+  /** What failed on the background thread; handed to the consumer in place of a batch. */
   private record Failed(Throwable error) {}
 
-  /** An Arrow batch from the loader, with what the loader said of it. */
-  private record Read(
-      VectorSchemaRoot root,
+  /** A minibatch's rows converted, before the loader says where it stands after them. */
+  private record Converting(
+      NDManager batchManager,
+      BatchConverter.Converted converted,
+      List<Long> ids,
       long[] rows,
-      boolean[] padding,
-      long total,
-      LoaderState before,
-      LoaderState after,
-      LoaderMetrics metrics) {}
+      long convertNanos) {}
 
   /**
-   * The reader thread: the only one to touch the loader once it is open. {@code Loader.next()}
-   * gathers a batch on its caller's thread, so reading and converting on two threads lets them
-   * overlap each other as well as the trainer's work (on a small machine the consumer's thread was
-   * the bottleneck when it did all three). It stops after the run's last batch, on a failure, or
-   * when {@link #close} asks.
+   * The reader thread: the only one to touch the loader once it is open. It converts each
+   * minibatch's rows where the fetch holds them and queues the arrays. It stops after the run's
+   * last batch, on a failure, or when {@link #close} asks.
    */
   private void readAhead() {
     try {
@@ -209,45 +199,25 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
       // being the state before the next.
       LoaderState before = loader.state();
       while (!stop) {
-        VectorSchemaRoot root = loader.next();
-        if (root == null) {
-          put(reads, END);
+        Converting c = loader.next(this::convert);
+        if (c == null) {
+          put(queue, END);
           return;
         }
         LoaderState after = loader.state();
-        Read r =
-            new Read(
-                root,
-                loader.lastRows(),
-                trimPadding ? loader.lastPadding() : null,
+        Ahead a =
+            new Ahead(
+                c.batchManager(),
+                c.converted(),
+                c.ids(),
+                c.rows(),
+                before.batchCursor(),
                 loader.plan().batchCount(),
                 before,
                 after,
-                loader.metrics());
+                loader.metrics(),
+                c.convertNanos());
         before = after;
-        if (!put(reads, r)) {
-          root.close();
-          return;
-        }
-      }
-    } catch (Throwable e) { // handed to the consumer, who rethrows it on its next call
-      put(reads, new Failed(e));
-    }
-  }
-
-  /** The converter thread: turns the reader's Arrow batches into NDArrays, in order. */
-  private void convertAhead() {
-    try {
-      while (!stop) {
-        Object item = reads.poll(20, TimeUnit.MILLISECONDS);
-        if (item == null) {
-          continue;
-        }
-        if (!(item instanceof Read r)) { // the end, or the reader's failure: passed on
-          put(queue, item);
-          return;
-        }
-        Ahead a = toBatch(r, System.nanoTime());
         if (!put(queue, a)) {
           a.batchManager().close();
           return;
@@ -370,7 +340,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** The next item from the converter thread, waiting for it (the consumer's thread only). */
+  /** The next item from the reader thread, waiting for it (the consumer's thread only). */
   private Object take() {
     if (pending != null) {
       Object p = pending;
@@ -390,8 +360,8 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
         if (item != null) {
           return item;
         }
-        if (!converterThread.isAlive() && queue.isEmpty()) {
-          throw new IllegalStateException("the converter thread stopped without a result");
+        if (!readerThread.isAlive() && queue.isEmpty()) {
+          throw new IllegalStateException("the reader thread stopped without a result");
         }
       }
     } catch (InterruptedException e) {
@@ -400,61 +370,38 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** Converts a batch on the converter thread, into a manager of its own. */
-  private Ahead toBatch(Read r, long t0) {
-    VectorSchemaRoot root = r.root();
+  /** Converts a minibatch's rows on the reader thread, into a manager of its own. */
+  private Converting convert(BatchRows all) {
+    long t0 = System.nanoTime();
+    int n = all.rowCount();
+    long[] rows = new long[n];
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+      rows[k] = all.globalRow(k);
+      kept += trimPadding && all.padding(k) ? 0 : 1;
+    }
+    BatchRows src = all;
+    if (kept < n) {
+      int[] keep = new int[kept];
+      for (int k = 0, i = 0; k < n; k++) {
+        if (!all.padding(k)) {
+          keep[i++] = k;
+        }
+      }
+      src = all.select(keep);
+    }
+    List<Long> ids = new ArrayList<>(src.rowCount());
+    for (int k = 0; k < src.rowCount(); k++) {
+      ids.add(src.globalRow(k));
+    }
     NDManager bm = NDManager.newBaseManager(device, engine);
-    boolean attached = false;
     try {
-      long[] rows = r.rows();
-      int[] keep = trimPadding ? kept(r.padding()) : null;
-      BatchConverter.Converted c = converter.convert(root, rows, keep, false, bm, buffers);
-      if (c.borrowsBatch()) {
-        bm.attachInternal("riffle-batch-" + IDS.incrementAndGet(), root);
-        attached = true;
-      }
-      List<Long> ids = new ArrayList<>();
-      for (int k = 0; k < (keep == null ? rows.length : keep.length); k++) {
-        ids.add(rows[keep == null ? k : keep[k]]);
-      }
-      return new Ahead(
-          bm,
-          c,
-          ids,
-          rows,
-          r.before().batchCursor(),
-          r.total(),
-          r.before(),
-          r.after(),
-          r.metrics(),
-          System.nanoTime() - t0);
+      BatchConverter.Converted c = converter.convert(src, false, bm, buffers);
+      return new Converting(bm, c, ids, rows, System.nanoTime() - t0);
     } catch (RuntimeException e) {
       bm.close();
       throw e;
-    } finally {
-      if (!attached) {
-        root.close();
-      }
     }
-  }
-
-  /** The rows that are not padding, or null if all are (no selection, so zero-copy can apply). */
-  private static int[] kept(boolean[] padding) {
-    int n = 0;
-    for (boolean p : padding) {
-      n += p ? 0 : 1;
-    }
-    if (n == padding.length) {
-      return null;
-    }
-    int[] keep = new int[n];
-    int k = 0;
-    for (int r = 0; r < padding.length; r++) {
-      if (!padding[r]) {
-        keep[k++] = r;
-      }
-    }
-    return keep;
   }
 
   /** The options the loader runs with (the builder's, with the columns and label filled in). */
@@ -525,7 +472,7 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
     closed = true;
     try {
-      stopConverter();
+      stopReader();
     } finally {
       try {
         if (loader != null) {
@@ -538,17 +485,16 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     }
   }
 
-  /** Stops the background threads and frees the batches they hold that were not handed out. */
-  private void stopConverter() {
-    if (converterThread == null) {
+  /** Stops the background thread and frees the batches it holds that were not handed out. */
+  private void stopReader() {
+    if (readerThread == null) {
       return;
     }
     stop = true;
     boolean interrupted = false;
-    while (converterThread.isAlive() || readerThread.isAlive()) {
+    while (readerThread.isAlive()) {
       drain(); // makes room, so that a thread waiting to queue sees the stop
       try {
-        converterThread.join(10);
         readerThread.join(10);
       } catch (InterruptedException e) {
         interrupted = true;
@@ -568,11 +514,6 @@ public final class RiffleDataset implements ai.djl.training.dataset.Dataset, Aut
     for (Object item; (item = queue.poll()) != null; ) {
       if (item instanceof Ahead a) {
         a.batchManager().close();
-      }
-    }
-    for (Object item; (item = reads.poll()) != null; ) {
-      if (item instanceof Read r) {
-        r.root().close();
       }
     }
   }

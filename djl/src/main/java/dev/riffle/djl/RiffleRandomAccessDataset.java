@@ -5,6 +5,7 @@ import ai.djl.training.dataset.RandomAccessDataset;
 import ai.djl.training.dataset.Record;
 import ai.djl.util.Progress;
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.loader.pipeline.BatchRows;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -44,10 +45,9 @@ public final class RiffleRandomAccessDataset extends RandomAccessDataset impleme
   @Override
   public Record get(NDManager manager, long index) throws IOException {
     try (VectorSchemaRoot row = view.take(new long[] {index}, converter.columns())) {
-      // keep = {0}: always a copy, so the record does not point into the row it was read from.
       BatchConverter.Converted c =
           converter.convert(
-              row, new long[] {view.globalRow(index)}, new int[] {0}, true, manager, buffers);
+              BatchRows.of(row, new long[] {view.globalRow(index)}), true, manager, buffers);
       return new Record(c.data(), c.labels());
     }
   }

@@ -229,6 +229,12 @@ final class Fetch {
     return Gather.gather(Arrays.asList(parts), partOf, rowOf, b * batchRows, batchRows, allocator);
   }
 
+  /** Batch {@code b}'s rows where the fetch holds them, not gathered (valid until closed). */
+  BatchRows rows(int b) {
+    return new BatchRows(
+        Arrays.asList(parts), partOf, rowOf, rows, padding, b * batchRows, batchRows);
+  }
+
   /** Closes the rows read; no batch is cut after this. */
   void close() {
     closeAll(parts);

@@ -250,6 +250,54 @@ public final class Loader implements AutoCloseable {
    * @throws IOException if a read failed (the loader is then unusable; close it)
    */
   public VectorSchemaRoot next() throws IOException {
+    if (!advance()) {
+      return null;
+    }
+    int b = current.next;
+    VectorSchemaRoot out = current.cut(b, allocator);
+    long bytes = 0;
+    for (var v : out.getFieldVectors()) {
+      bytes += v.getBufferSize();
+    }
+    handedOut(b, bytes);
+    return out;
+  }
+
+  /**
+   * Reads what {@link #next()} would return without gathering it: the reader sees the minibatch's
+   * rows where the fetch holds them ({@link BatchRows}), for a consumer that copies every value
+   * anyway, and saves the gather's copy. The rows are valid only during the call.
+   *
+   * @return what the reader returned (never null), or null when the run's last epoch is done
+   * @throws IOException if a read failed, or the reader threw it (the loader is then unusable;
+   *     close it)
+   */
+  public <T> T next(RowsReader<T> reader) throws IOException {
+    if (!advance()) {
+      return null;
+    }
+    int b = current.next;
+    T out = reader.read(current.rows(b));
+    if (out == null) {
+      throw new NullPointerException("the rows reader returned null");
+    }
+    // The fetch's bytes per row: what these rows hold in memory, as the gathered batch would.
+    handedOut(b, current.bytes / Math.max(1, current.rows.length) * current.batchRows);
+    return out;
+  }
+
+  /** Reads one minibatch's rows inside {@link #next(RowsReader)}. */
+  @FunctionalInterface
+  public interface RowsReader<T> {
+    /** What the caller wants of the rows (never null): they are freed once this returns. */
+    T read(BatchRows rows) throws IOException;
+  }
+
+  /**
+   * Makes {@code current} a fetch with a batch left to hand out, waiting for it to be read; false
+   * when the run's last epoch is done.
+   */
+  private boolean advance() throws IOException {
     if (closed) {
       throw new IllegalStateException("loader is closed");
     }
@@ -264,7 +312,7 @@ public final class Loader implements AutoCloseable {
       if (deliverBatch >= deliverPlan.batchCount()) {
         if (deliverEpoch + 1 >= endEpoch) {
           finishEpoch();
-          return null;
+          return false;
         }
         finishEpoch();
         deliverEpoch++;
@@ -281,10 +329,13 @@ public final class Loader implements AutoCloseable {
       metrics.stallNanos += System.nanoTime() - t0;
       bytesPerRow = Math.max(bytesPerRow, current.bytes / Math.max(1, current.rows.length));
     }
-    int b = current.next;
-    VectorSchemaRoot out = current.cut(b, allocator);
+    return true;
+  }
+
+  /** Batch {@code b} of the current fetch is handed out: counts it and moves on. */
+  private void handedOut(int b, long bytes) {
     current.next++;
-    record(current, b, out);
+    record(current, b, bytes);
     if (current.next == current.batchCount()) {
       // Every batch is cut: free the rows now, so that the budget can admit the next fetch.
       current.close();
@@ -292,10 +343,9 @@ public final class Loader implements AutoCloseable {
     }
     deliverBatch++;
     submit();
-    return out;
   }
 
-  private void record(Fetch f, int b, VectorSchemaRoot out) {
+  private void record(Fetch f, int b, long bytesDelivered) {
     peakHeld = Math.max(peakHeld, held());
     int m = f.batchRows;
     lastPositions = Arrays.copyOfRange(f.positions, b * m, (b + 1) * m);
@@ -308,7 +358,7 @@ public final class Loader implements AutoCloseable {
     metrics.diversity().add(lastPositions, m, deliverPlan.order()::blockOf, labels);
     metrics.batches++;
     metrics.rows += m;
-    out.getFieldVectors().forEach(v -> metrics.bytesDelivered += v.getBufferSize());
+    metrics.bytesDelivered += bytesDelivered;
     metrics.endNanos = System.nanoTime();
     long bytes = dataset.stats().bytesRead();
     long reads = dataset.stats().reads();

@@ -71,7 +71,10 @@ public final class LoaderMetrics {
     return reads;
   }
 
-  /** Arrow buffer bytes of the batches handed out. */
+  /**
+   * Arrow buffer bytes of the batches handed out (for batches read in place, {@link
+   * Loader#next(Loader.RowsReader)}, their rows' share of the fetch's bytes).
+   */
   public long bytesDelivered() {
     return bytesDelivered;
   }

@@ -93,6 +93,84 @@ class LoaderTest {
   }
 
   /**
+   * Rows read in place ({@link Loader#next(Loader.RowsReader)}) are the gathered batches' rows,
+   * value for value, with the same ids, padding flags and loader state, over fetches of several
+   * parts.
+   */
+  @Test
+  void rowsReadInPlaceAreTheGatheredBatches() throws IOException {
+    LoaderOptions o =
+        LoaderOptions.of(new BlockShuffle(16, 8, 0.25, false), 64, 7).withThreads(2, 2);
+    List<String> want = new ArrayList<>();
+    try (Loader loader = Loader.open(dataset.all(), o, allocator)) {
+      for (VectorSchemaRoot next = loader.next(); next != null; next = loader.next()) {
+        try (VectorSchemaRoot b = next) {
+          want.add(
+              java.util.Arrays.toString(loader.lastRows())
+                  + java.util.Arrays.toString(loader.lastPadding())
+                  + b.contentToTSVString()
+                  + loader.state());
+        }
+      }
+    }
+    List<String> got = new ArrayList<>();
+    int[] maxParts = new int[1];
+    try (Loader loader = Loader.open(dataset.all(), o, allocator)) {
+      while (true) {
+        String rows =
+            loader.next(
+                r -> {
+                  maxParts[0] = Math.max(maxParts[0], r.parts().size());
+                  long[] ids = new long[r.rowCount()];
+                  boolean[] pad = new boolean[r.rowCount()];
+                  int[] keep = new int[r.rowCount()];
+                  for (int k = 0; k < ids.length; k++) {
+                    ids[k] = r.globalRow(k);
+                    pad[k] = r.padding(k);
+                    keep[k] = k;
+                  }
+                  // The same rows copied out one by one, through a selection of all of them.
+                  BatchRows all = r.select(keep);
+                  List<VectorSchemaRoot> parts = all.parts();
+                  try (VectorSchemaRoot copy =
+                      Gather.gather(parts, partsOf(all), rowsOf(all), 0, ids.length, allocator)) {
+                    return java.util.Arrays.toString(ids)
+                        + java.util.Arrays.toString(pad)
+                        + copy.contentToTSVString();
+                  }
+                });
+        if (rows == null) {
+          break;
+        }
+        got.add(rows + loader.state());
+      }
+    }
+    try (Loader loader = Loader.open(dataset.all(), o, allocator)) {
+      assertThatThrownBy(() -> loader.next(r -> null))
+          .isInstanceOf(NullPointerException.class)
+          .hasMessageContaining("rows reader returned null");
+    }
+    assertThat(maxParts[0]).as("fetches read in several parts").isGreaterThan(1);
+    assertThat(got).isEqualTo(want);
+  }
+
+  private static int[] partsOf(BatchRows r) {
+    int[] p = new int[r.rowCount()];
+    for (int k = 0; k < p.length; k++) {
+      p[k] = r.part(k);
+    }
+    return p;
+  }
+
+  private static int[] rowsOf(BatchRows r) {
+    int[] p = new int[r.rowCount()];
+    for (int k = 0; k < p.length; k++) {
+      p[k] = r.row(k);
+    }
+    return p;
+  }
+
+  /**
    * Padding rows are flagged by {@link Loader#lastPadding()}: repeats of rows already handed out.
    */
   @Test
