@@ -528,9 +528,9 @@ final class BatchConverter {
   }
 
   /**
-   * Checks the {@code n} indices at {@code ia} (row k's) against the width, before the raw copy of
-   * a CSR row, or after a dense row found one out of range. Without a branch per index (the sign
-   * bit of {@code c | (width - 1 - c)} is set exactly when c is outside [0, width)), which C2
+   * Checks the {@code n} indices at {@code ia} (row k's) against the width: a CSR row's copy, or a
+   * dense row's source after its placement found one out of range. Without a branch per index (the
+   * sign bit of {@code c | (width - 1 - c)} is set exactly when c is outside [0, width)), which C2
    * unrolls: a checked loop cost as much as the whole CSR form. A row that fails is scanned again
    * for the message.
    */
@@ -643,9 +643,10 @@ final class BatchConverter {
     for (int k = 0; k < m; k++) {
       int p = src.part(k);
       int n = rows.len[k];
-      long ie = rows.ia[p] + 4L * rows.is[k];
-      checkIndices(s, ie, n, src, k);
-      MemoryUtil.copyMemory(ie, ix + 4L * at, 4L * n);
+      // Copied, then checked where they landed: the copy streams the row in from memory, and the
+      // check then reads it from cache (a failed row fails the batch, its arrays unused).
+      MemoryUtil.copyMemory(rows.ia[p] + 4L * rows.is[k], ix + 4L * at, 4L * n);
+      checkIndices(s, ix + 4L * at, n, src, k);
       int sv = rows.vs[k];
       long va = rows.va[p];
       if (raw && va != 0) {

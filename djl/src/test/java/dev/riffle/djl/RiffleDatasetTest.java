@@ -416,15 +416,17 @@ class RiffleDatasetTest {
 
   @Test
   void anIndexPastTheWidthNamesTheColumnAndRow() throws IOException {
-    try (RiffleDataset ds =
-        RiffleDataset.builder(dataset.all())
-            .options(options(1))
-            .sparse("indices", "values", 3)
-            .allocator(batches)
-            .build()) {
-      assertThatThrownBy(() -> ds.getData(manager).iterator().next())
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageMatching("column 'indices' has index \\d+ at row \\d+, outside \\[0, 3\\)");
+    for (boolean csr : new boolean[] {false, true}) {
+      RiffleDataset.Builder b = RiffleDataset.builder(dataset.all()).options(options(1));
+      try (RiffleDataset ds =
+          (csr ? b.csr("indices", "values", 3) : b.sparse("indices", "values", 3))
+              .allocator(batches)
+              .build()) {
+        assertThatThrownBy(() -> ds.getData(manager).iterator().next())
+            .as(csr ? "csr" : "dense")
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageMatching("column 'indices' has index \\d+ at row \\d+, outside \\[0, 3\\)");
+      }
     }
   }
 

@@ -41,7 +41,11 @@ final class ReadArena {
     ThreadLocal<ByteBuffer> local = direct ? DIRECT : HEAP;
     ByteBuffer b = local.get();
     if (b == null || b.capacity() < bytes) {
-      int size = (int) Math.max(align(bytes), 64 * 1024);
+      // At least double the old area (within what a thread keeps): takes of wandering sizes then
+      // grow a thread's area a few times, not once per slightly larger take, each a fresh buffer
+      // that the JDK zeroes and the kernel faults in.
+      long grown = b == null ? 0 : Math.min(KEEP, 2L * b.capacity());
+      int size = (int) Math.max(Math.max(align(bytes), grown), 64 * 1024);
       b =
           direct
               ? IoEngine.allocateAligned(size, FileLayout.SECTOR_BYTES)
