@@ -267,7 +267,7 @@ class RiffleDatasetTest {
 
   @Test
   void theStateIsTheHandedOutBatchsWhileBatchesAreQueued() throws Exception {
-    // The converter thread runs ahead of the trainer; a checkpoint taken now must hold where the
+    // The reader thread runs ahead of the trainer; a checkpoint taken now must hold where the
     // trainer is, not where the loader is, and closing must free the queued batches.
     DatasetView view = dataset.split(CellsDatasets.TRAIN);
     LoaderOptions o = options(1);

@@ -179,10 +179,7 @@ final class Gather {
         MemoryUtil.copyMemory(
             values[p] + (long) start * width, out + (long) end * width, (long) len * width);
         if (childNulls) {
-          BaseFixedWidthVector sc = (BaseFixedWidthVector) ((ListVector) src[p]).getDataVector();
-          for (int i = 0; i < len; i++) {
-            BitVectorHelper.setValidityBit(child.getValidityBuffer(), end + i, sc.isSet(start + i));
-          }
+          copyItemValidity((ListVector) src[p], start, child, end, len);
         }
         long bits = outValidity + (k >>> 3);
         MemoryUtil.putByte(bits, (byte) (MemoryUtil.getByte(bits) | (1 << (k & 7))));
@@ -193,6 +190,19 @@ final class Gather {
     child.setValueCount(end);
     target.setLastSet(count - 1);
     target.setValueCount(count);
+  }
+
+  /**
+   * Copies the validity of {@code len} items from {@code start} of a source list to {@code end} of
+   * the target's items. Its own method: the rare case (items that may be null) then stays out of
+   * the copy loop's compiled code, which the JIT compiler recompiles during a short run.
+   */
+  private static void copyItemValidity(
+      ListVector source, int start, BaseFixedWidthVector child, int end, int len) {
+    BaseFixedWidthVector sc = (BaseFixedWidthVector) source.getDataVector();
+    for (int i = 0; i < len; i++) {
+      BitVectorHelper.setValidityBit(child.getValidityBuffer(), end + i, sc.isSet(start + i));
+    }
   }
 
   /** {@code r}, after checking that part {@code p} (of {@code rows} rows) has it. */
