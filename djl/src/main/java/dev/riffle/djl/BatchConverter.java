@@ -289,15 +289,6 @@ final class BatchConverter {
     return v;
   }
 
-  private static ListVector[] listsOf(BatchRows src, String column) {
-    FieldVector[] v = columnOf(src, column);
-    ListVector[] l = new ListVector[v.length];
-    for (int p = 0; p < v.length; p++) {
-      l[p] = (ListVector) v[p];
-    }
-    return l;
-  }
-
   private static String rowName(BatchRows src, int k) {
     return "row " + src.globalRow(k);
   }
@@ -383,18 +374,33 @@ final class BatchConverter {
     final int[] is;
     final int[] vs;
     long nnz;
+    int maxLen;
 
     SparseRows(BatchRows src, Feature.Sparse s) {
-      ListVector[] idx = listsOf(src, s.indices());
-      ListVector[] val = listsOf(src, s.values());
-      int parts = idx.length;
+      List<VectorSchemaRoot> roots = src.parts();
+      int parts = roots.size();
       vc = new FieldVector[parts];
       ia = new long[parts];
       va = new long[parts];
+      // Each part's lists by address, read once a batch: the row loop below then reads raw memory
+      // with one check a row instead of Arrow's checked accessors (a reference count and a range
+      // check on every offset and bit).
+      ListVector[] idx = new ListVector[parts];
+      ListVector[] val = new ListVector[parts];
+      long[] io = new long[parts];
+      long[] iv = new long[parts];
+      long[] vo = new long[parts];
+      long[] vv = new long[parts];
       for (int p = 0; p < parts; p++) {
+        idx[p] = (ListVector) roots.get(p).getVector(s.indices());
+        val[p] = (ListVector) roots.get(p).getVector(s.values());
         vc[p] = val[p].getDataVector();
         ia[p] = idx[p].getDataVector().getDataBuffer().memoryAddress();
         va[p] = rawFloats(vc[p]);
+        io[p] = idx[p].getOffsetBuffer().memoryAddress();
+        iv[p] = idx[p].getValidityBuffer().memoryAddress();
+        vo[p] = val[p].getOffsetBuffer().memoryAddress();
+        vv[p] = val[p].getValidityBuffer().memoryAddress();
       }
       int m = src.rowCount();
       len = new int[m];
@@ -403,8 +409,13 @@ final class BatchConverter {
       for (int k = 0; k < m; k++) {
         int p = src.part(k);
         int r = src.row(k);
-        int n = length(idx[p], r);
-        if (n != length(val[p], r)) {
+        if (r < 0 || r >= idx[p].getValueCount() || r >= val[p].getValueCount()) {
+          throw new IllegalStateException(
+              "row " + r + " is outside part " + p + " at " + rowName(src, k));
+        }
+        int n = rawLength(io[p], iv[p], r);
+        int nv = rawLength(vo[p], vv[p], r);
+        if (n != nv) {
           throw new IllegalArgumentException(
               "columns '"
                   + s.indices()
@@ -415,13 +426,14 @@ final class BatchConverter {
                   + " ("
                   + n
                   + " indices, "
-                  + length(val[p], r)
+                  + nv
                   + " values)");
         }
         len[k] = n;
-        is[k] = start(idx[p], r);
-        vs[k] = start(val[p], r);
+        is[k] = MemoryUtil.getInt(io[p] + 4L * r);
+        vs[k] = MemoryUtil.getInt(vo[p] + 4L * r);
         nnz += n;
+        maxLen = Math.max(maxLen, n);
         extents(is[k], n, idx[p].getDataVector(), s.indices(), src, k);
         extents(vs[k], n, vc[p], s.values(), src, k);
         // The field's nullability, not getNullCount(): that scans the whole part's bitmap, and a
@@ -432,6 +444,14 @@ final class BatchConverter {
               "column '" + s.values() + "' has a null value at " + rowName(src, k));
         }
       }
+    }
+
+    /** Row r's item count (0 if null), from its list's offsets and validity by address. */
+    private static int rawLength(long offsets, long validity, int r) {
+      if (((MemoryUtil.getByte(validity + (r >>> 3)) >>> (r & 7)) & 1) == 0) {
+        return 0;
+      }
+      return MemoryUtil.getInt(offsets + 4L * r + 4) - MemoryUtil.getInt(offsets + 4L * r);
     }
   }
 
@@ -445,12 +465,17 @@ final class BatchConverter {
     int width = s.width();
     long rowBytes = 4L * width;
     // Beyond the array's m rows: one row of zeros, copied over each row before its values are
-    // placed (the JIT's copy stub is vector-wide, where setMemory stores a word at a time), and one
+    // placed (the JIT's copy stub is vector-wide, where setMemory stores a word at a time); room
+    // for one row's indices and values, copied there by that stub so that the placing loop reads
+    // them from cache (a fetch is far larger than the cache, so its rows come from memory); and one
     // float that takes the write of an index out of range (the row then fails, below).
-    ArrowBuf b = out.buffer(rowBytes * (m + 1) + 4);
+    long scratchBytes = 4L * rows.maxLen;
+    ArrowBuf b = out.buffer(rowBytes * (m + 1) + 2 * scratchBytes + 4);
     long oa = b.memoryAddress();
     long zeros = oa + rowBytes * m;
-    long sink = zeros + rowBytes;
+    long scratchIdx = zeros + rowBytes;
+    long scratchVal = scratchIdx + scratchBytes;
+    long sink = scratchVal + scratchBytes;
     b.setZero(rowBytes * m, rowBytes);
     // One pass a row, while it is in cache: zero it, then place its values (scaled to the target
     // sum in the same pass; the log is left to the engine, below). float32 values are read raw,
@@ -460,7 +485,8 @@ final class BatchConverter {
     for (int k = 0; k < m; k++) {
       int p = src.part(k);
       int n = rows.len[k];
-      long ie = rows.ia[p] + 4L * rows.is[k];
+      long ie = scratchIdx;
+      MemoryUtil.copyMemory(rows.ia[p] + 4L * rows.is[k], ie, 4L * n);
       int sv = rows.vs[k];
       long va = rows.va[p];
       FieldVector vc = rows.vc[p];
@@ -472,6 +498,10 @@ final class BatchConverter {
         f = sum == 0 ? 0f : (float) (normalization.targetSum() / sum);
       }
       long ve = va + 4L * sv;
+      if (va != 0 && !scale) {
+        MemoryUtil.copyMemory(ve, scratchVal, 4L * n);
+        ve = scratchVal;
+      }
       // Each index is checked as it is placed, without a branch: the sign bit of c | (width - 1 -
       // c) is set exactly when c is outside [0, width), and such a value goes to the sink instead
       // of its row; the row then fails after the loop, scanned again for the message.
@@ -665,14 +695,6 @@ final class BatchConverter {
     data.add(out.wrap(indptr, 0, 4L * (m + 1), new Shape(m + 1), DataType.INT32));
     data.add(out.wrap(indices, 0, 4L * nnz, new Shape(nnz), DataType.INT32));
     data.add(out.wrap(values, 0, 4L * nnz, new Shape(nnz), DataType.FLOAT32));
-  }
-
-  private static int start(ListVector v, int r) {
-    return v.getOffsetBuffer().getInt(4L * r);
-  }
-
-  private static int length(ListVector v, int r) {
-    return v.isNull(r) ? 0 : v.getOffsetBuffer().getInt(4L * (r + 1)) - start(v, r);
   }
 
   private NDArray labels(BatchRows src, Out out) {
