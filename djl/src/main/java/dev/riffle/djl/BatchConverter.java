@@ -374,7 +374,6 @@ final class BatchConverter {
     final int[] is;
     final int[] vs;
     long nnz;
-    int maxLen;
 
     SparseRows(BatchRows src, Feature.Sparse s) {
       List<VectorSchemaRoot> roots = src.parts();
@@ -433,7 +432,6 @@ final class BatchConverter {
         is[k] = MemoryUtil.getInt(io[p] + 4L * r);
         vs[k] = MemoryUtil.getInt(vo[p] + 4L * r);
         nnz += n;
-        maxLen = Math.max(maxLen, n);
         extents(is[k], n, idx[p].getDataVector(), s.indices(), src, k);
         extents(vs[k], n, vc[p], s.values(), src, k);
         // The field's nullability, not getNullCount(): that scans the whole part's bitmap, and a
@@ -465,17 +463,12 @@ final class BatchConverter {
     int width = s.width();
     long rowBytes = 4L * width;
     // Beyond the array's m rows: one row of zeros, copied over each row before its values are
-    // placed (the JIT's copy stub is vector-wide, where setMemory stores a word at a time); room
-    // for one row's indices and values, copied there by that stub so that the placing loop reads
-    // them from cache (a fetch is far larger than the cache, so its rows come from memory); and one
+    // placed (the JIT's copy stub is vector-wide, where setMemory stores a word at a time), and one
     // float that takes the write of an index out of range (the row then fails, below).
-    long scratchBytes = 4L * rows.maxLen;
-    ArrowBuf b = out.buffer(rowBytes * (m + 1) + 2 * scratchBytes + 4);
+    ArrowBuf b = out.buffer(rowBytes * (m + 1) + 4);
     long oa = b.memoryAddress();
     long zeros = oa + rowBytes * m;
-    long scratchIdx = zeros + rowBytes;
-    long scratchVal = scratchIdx + scratchBytes;
-    long sink = scratchVal + scratchBytes;
+    long sink = zeros + rowBytes;
     b.setZero(rowBytes * m, rowBytes);
     // One pass a row, while it is in cache: zero it, then place its values (scaled to the target
     // sum in the same pass; the log is left to the engine, below). float32 values are read raw,
@@ -485,8 +478,7 @@ final class BatchConverter {
     for (int k = 0; k < m; k++) {
       int p = src.part(k);
       int n = rows.len[k];
-      long ie = scratchIdx;
-      MemoryUtil.copyMemory(rows.ia[p] + 4L * rows.is[k], ie, 4L * n);
+      long ie = rows.ia[p] + 4L * rows.is[k];
       int sv = rows.vs[k];
       long va = rows.va[p];
       FieldVector vc = rows.vc[p];
@@ -498,10 +490,6 @@ final class BatchConverter {
         f = sum == 0 ? 0f : (float) (normalization.targetSum() / sum);
       }
       long ve = va + 4L * sv;
-      if (va != 0 && !scale) {
-        MemoryUtil.copyMemory(ve, scratchVal, 4L * n);
-        ve = scratchVal;
-      }
       // Each index is checked as it is placed, without a branch: the sign bit of c | (width - 1 -
       // c) is set exactly when c is outside [0, width), and such a value goes to the sink instead
       // of its row; the row then fails after the loop, scanned again for the message.
