@@ -90,6 +90,9 @@ class S3StagingFaultIT {
 
   @AfterEach
   void restoreProxy() throws IOException {
+    if (proxy == null) {
+      return; // skipped: no server
+    }
     proxy.cutAfter(Long.MAX_VALUE, 0);
     proxy.up();
   }
