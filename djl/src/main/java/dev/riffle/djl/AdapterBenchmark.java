@@ -63,6 +63,14 @@ public final class AdapterBenchmark implements Callable<Integer> {
   @Option(names = "--repeats", defaultValue = "5", description = "Runs of each mode.")
   int repeats;
 
+  @Option(
+      names = "--warmups",
+      defaultValue = "1",
+      description =
+          "Uncounted runs of each mode first (class loading, JIT, page cache); training runs for"
+              + " hours, so the steady state is what a user sees after the first minutes.")
+  int warmups;
+
   @Option(names = "--threads", defaultValue = "8")
   int threads;
 
@@ -129,13 +137,15 @@ public final class AdapterBenchmark implements Callable<Integer> {
               memoryMb << 20);
       out.printf(
           Locale.ROOT,
-          "%d rows x %d genes, %s, batch %d, form %s, normalize %s%n",
+          "%d rows x %d genes, %s, batch %d, form %s, normalize %s, %d epochs a run, %d warm-ups%n",
           view.rowCount(),
           genes,
           o.sampler().describe(),
           batch,
           form,
-          normalize);
+          normalize,
+          epochs,
+          warmups);
       if (convertOnly > 0) {
         convertOnly(view, o, batches, genes);
         return 0;
@@ -146,9 +156,11 @@ public final class AdapterBenchmark implements Callable<Integer> {
       List<Double> adapterCpu = new ArrayList<>();
       List<Double> loaderAppCpu = new ArrayList<>();
       List<Double> adapterAppCpu = new ArrayList<>();
-      // One warm-up of each, not counted: class loading, JIT, page cache.
-      bare(view, o, batches);
-      adapter(view, o, batches, manager, genes);
+      // Warm-ups of each, not counted: class loading, JIT, page cache.
+      for (int w = 0; w < warmups; w++) {
+        bare(view, o, batches);
+        adapter(view, o, batches, manager, genes);
+      }
       for (int r = 0; r < repeats; r++) {
         double[] a = bare(view, o, batches);
         double[] b = adapter(view, o, batches, manager, genes);
@@ -199,9 +211,10 @@ public final class AdapterBenchmark implements Callable<Integer> {
   }
 
   /**
-   * The conversion alone, on real batches held in memory: this thread's CPU time (robust to other
-   * load on the machine) per sample, for the features and labels of {@link #adapter}, each batch
-   * converted into a manager of its own and freed, as {@link RiffleDataset} does per batch.
+   * The conversion alone, on one thread, on real batches held in memory: this thread's CPU time
+   * (robust to other load on the machine) per sample, for the features and labels of {@link
+   * #adapter}, each batch converted into a manager of its own and freed, as {@link RiffleDataset}
+   * does per batch.
    */
   private void convertOnly(DatasetView view, LoaderOptions o, BufferAllocator allocator, int genes)
       throws Exception {
@@ -280,12 +293,12 @@ public final class AdapterBenchmark implements Callable<Integer> {
     long c0 = Cpu.processNanos();
     long j0 = Cpu.compilerNanos();
     long f0 = Cpu.minorFaults();
-    try (RiffleDataset ds =
+    RiffleDataset.Builder spec =
         features(RiffleDataset.builder(view).options(o), genes)
             .label("cell_type")
             .normalization(normalization())
-            .allocator(allocator)
-            .build()) {
+            .allocator(allocator);
+    try (RiffleDataset ds = spec.build()) {
       for (long e = 0; e < epochs; e++) {
         for (Batch b : ds.getData(manager)) {
           rows += b.getSize();
