@@ -600,14 +600,16 @@ public final class SnapshotStager {
     return deleted;
   }
 
+  /** The manifest's bytes, read without asking first whether it exists (a request saved). */
   private static byte[] readManifestBytes(Storage storage, long version) throws IOException {
     String path = Manifest.path(version);
-    if (!storage.exists(path)) {
+    try {
+      return storage.readAll(path);
+    } catch (NoSuchFileException e) {
       // Dataset.readManifest words this well: which versions there are.
       Dataset.readManifest(storage, version);
-      throw new NoSuchFileException(remoteName(storage, path));
+      throw e;
     }
-    return storage.readAll(path);
   }
 
   /** The first file with each SHA-256 (identical files share one blob). */
