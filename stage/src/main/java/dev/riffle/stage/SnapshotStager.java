@@ -105,6 +105,8 @@ public final class SnapshotStager {
   public StageReport stage(Storage storage, long version, StageListener listener)
       throws IOException {
     long t0 = System.nanoTime();
+    // While the manifest is fetched: the hashing of the parts and the manifest's parse.
+    StageWarmUp.start();
     byte[] manifestBytes = readManifestBytes(storage, version);
     String manifestName = remoteName(storage, Manifest.path(version));
     Manifest m = ManifestCodec.read(manifestBytes, manifestName, version);
