@@ -8,6 +8,7 @@ import dev.riffle.stage.SnapshotStager;
 import dev.riffle.stage.StageListener;
 import dev.riffle.stage.StageOptions;
 import dev.riffle.stage.StageReport;
+import dev.riffle.stage.StageWarmUp;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -150,6 +151,9 @@ public final class StageCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    // First thing: the stage's hot code warms up on a background thread while the file system's
+    // client starts, which takes a while (see StageWarmUp).
+    StageWarmUp.start();
     if (partsMib < 1 || partsMib > 1024) {
       throw new IllegalArgumentException("--parts-mib must be in [1, 1024], not " + partsMib);
     }

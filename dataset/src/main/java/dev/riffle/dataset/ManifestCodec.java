@@ -12,8 +12,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 /**
@@ -44,6 +49,46 @@ public final class ManifestCodec {
       return MAPPER.writeValueAsBytes(m);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("manifest does not serialize", e);
+    }
+  }
+
+  /**
+   * Writes, parses and checks a small manifest, so that the code {@link #read} runs (Jackson's
+   * record binding, the schema decoder) is loaded and built before a caller waits for it: a stage
+   * does this on a background thread while its first requests are in flight.
+   */
+  public static void warmUp() {
+    Schema arrow =
+        new Schema(
+            List.of(
+                Field.nullable("x", new ArrowType.Int(32, true)),
+                Field.nullable("y", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))));
+    Manifest m =
+        new Manifest(
+            Manifest.MANIFEST_VERSION,
+            "warm-up",
+            2,
+            1L,
+            "1970-01-01T00:00:00Z",
+            encodeSchema(RiffleSchema.forWriting(arrow, Map.of(), List.of())),
+            List.of(
+                new Manifest.DataFile(
+                    DatasetLayout.DATA_DIR + "/warm-up" + DatasetLayout.DATA_SUFFIX,
+                    1,
+                    "0".repeat(64),
+                    1,
+                    0,
+                    "00000000")),
+            new Manifest.Provenance("warm-up", "0", List.of()),
+            null,
+            null,
+            Map.of("k", "v"),
+            Map.of(),
+            null);
+    try {
+      read(write(m), "warm-up manifest", 2);
+    } catch (CorruptFileException e) {
+      throw new IllegalStateException("the warm-up manifest does not read back", e);
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.util.functional.FutureIO;
 
@@ -27,6 +28,7 @@ final class HadoopSource implements RandomAccessSource {
 
   private final String name;
   private final FSDataInputStream in;
+  private final FileStatus status;
   private final long length;
   private final boolean remote;
   private final RangeCoalescing coalescing;
@@ -35,13 +37,14 @@ final class HadoopSource implements RandomAccessSource {
   HadoopSource(
       String name,
       FSDataInputStream in,
-      long length,
+      FileStatus status,
       boolean remote,
       RangeCoalescing coalescing,
       HadoopStorage owner) {
     this.name = name;
     this.in = in;
-    this.length = length;
+    this.status = status;
+    this.length = status.getLen();
     this.remote = remote;
     this.coalescing = coalescing;
     this.owner = owner;
@@ -55,6 +58,16 @@ final class HadoopSource implements RandomAccessSource {
   @Override
   public long length() {
     return length;
+  }
+
+  /** What the storage looked up before opening it, for {@link HadoopStorage#openAgain}. */
+  FileStatus status() {
+    return status;
+  }
+
+  /** The storage that opened it. */
+  HadoopStorage owner() {
+    return owner;
   }
 
   @Override

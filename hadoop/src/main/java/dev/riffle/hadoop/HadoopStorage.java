@@ -480,11 +480,27 @@ public final class HadoopStorage implements Storage {
   @Override
   public RandomAccessSource open(String path) throws IOException {
     Path p = resolve(path);
-    FileStatus st = fileStatus(p);
+    return source(p, fileStatus(p));
+  }
+
+  /**
+   * Opens the object with the status that {@code opened} was opened with (its length, and on S3A
+   * the ETag that S3A checks each GET against), without looking it up again: on S3A no HEAD.
+   */
+  @Override
+  public RandomAccessSource openAgain(String path, RandomAccessSource opened) throws IOException {
+    Path p = resolve(path);
+    if (opened instanceof HadoopSource h && h.owner() == this && h.status().getPath().equals(p)) {
+      return source(p, h.status());
+    }
+    return open(path);
+  }
+
+  private HadoopSource source(Path p, FileStatus st) throws IOException {
     return new HadoopSource(
         p.toString(),
         retrying("opening " + p, () -> openStream(p, st, "random")),
-        st.getLen(),
+        st,
         !local,
         coalescing,
         this);

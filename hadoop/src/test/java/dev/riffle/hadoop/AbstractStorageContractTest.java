@@ -190,6 +190,33 @@ abstract class AbstractStorageContractTest {
     }
   }
 
+  /**
+   * {@code openAgain} opens the object it names, as {@code open} does: from a closed source of that
+   * object, and from a source of another one (which it must not take the length of).
+   */
+  @Test
+  void openAgainReadsTheObjectItNames() throws Exception {
+    byte[] data = randomBytes(4, 300_000);
+    byte[] other = randomBytes(5, 1_000);
+    write("again/obj.bin", data);
+    write("again/other.bin", other);
+    RandomAccessSource first = storage.open("again/obj.bin");
+    first.close();
+    try (RandomAccessSource again = storage.openAgain("again/obj.bin", first);
+        RandomAccessSource elsewhere = storage.open("again/other.bin");
+        RandomAccessSource fromOther = storage.openAgain("again/obj.bin", elsewhere)) {
+      for (RandomAccessSource src : List.of(again, fromOther)) {
+        assertThat(src.length()).isEqualTo(data.length);
+        assertThat(src.name()).contains("again/obj.bin");
+        checkRead(src, data, 0, data.length, 0);
+        checkRead(src, data, 123_456, 70_000, 2);
+      }
+      assertThatThrownBy(() -> storage.openAgain("again/none.bin", elsewhere))
+          .isInstanceOf(NoSuchFileException.class)
+          .hasMessageContaining("again/none.bin");
+    }
+  }
+
   @Test
   void missingObjects() throws Exception {
     assertThat(storage.exists("no/such.bin")).isFalse();

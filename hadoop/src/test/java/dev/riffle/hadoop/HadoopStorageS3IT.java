@@ -17,6 +17,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.s3a.RemoteFileChangedException;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.apache.hadoop.fs.statistics.StoreStatisticNames;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,6 +99,32 @@ class HadoopStorageS3IT extends AbstractStorageContractTest {
     try (var src = storage.open("m.json")) {
       assertThat(src.name()).isEqualTo(storage.uri() + "/m.json");
     }
+  }
+
+  /** Each open looks the object up (a HEAD); opening it again from an opened source does not. */
+  @Test
+  void openAgainSendsNoHead() throws Exception {
+    byte[] data = randomBytes(6, 100_000);
+    write("h/obj.bin", data);
+    HadoopStorage s3 = (HadoopStorage) storage;
+    long before = metadataRequests(s3);
+    try (var first = storage.open("h/obj.bin")) {
+      assertThat(metadataRequests(s3) - before).isEqualTo(1);
+      try (var second = storage.openAgain("h/obj.bin", first);
+          var third = storage.openAgain("h/obj.bin", second)) {
+        checkRead(third, data, 1_000, 50_000, 0);
+        checkRead(second, data, 0, data.length, 0);
+      }
+    }
+    assertThat(metadataRequests(s3) - before).isEqualTo(1);
+  }
+
+  private static long metadataRequests(HadoopStorage s3) {
+    Long n =
+        IOStatisticsSupport.retrieveIOStatistics(s3.fileSystem())
+            .counters()
+            .get(StoreStatisticNames.OBJECT_METADATA_REQUESTS);
+    return n == null ? 0 : n;
   }
 
   @Test

@@ -392,12 +392,17 @@ final class BlobDownloader {
    * Sources of one object, one per thread in use: S3A's classic stream serialises positional reads
    * on one stream, so parallel parts need parallel streams. A source that failed is closed, never
    * reused, so a retry gets a fresh connection. Opening checks the length against the manifest.
+   * Only the first open looks the object up; the others reopen it from what that one found ({@link
+   * Storage#openAgain}: on S3 one HEAD per object, not one per stream).
    */
   private final class SourcePool implements AutoCloseable {
     private final Storage storage;
     private final Wanted w;
     private final ConcurrentLinkedQueue<RandomAccessSource> idle = new ConcurrentLinkedQueue<>();
     final String endpoint;
+
+    /** The first source opened and checked (perhaps closed since), which others reopen from. */
+    private volatile RandomAccessSource checked;
 
     SourcePool(Storage storage, Wanted w) {
       this.storage = storage;
@@ -427,9 +432,10 @@ final class BlobDownloader {
 
     private RandomAccessSource openChecked() throws IOException {
       Manifest.DataFile f = w.file();
+      RandomAccessSource known = checked;
       RandomAccessSource s;
       try {
-        s = storage.open(f.path());
+        s = known == null ? storage.open(f.path()) : storage.openAgain(f.path(), known);
       } catch (NoSuchFileException e) {
         NoSuchFileException x =
             new NoSuchFileException(
@@ -461,6 +467,9 @@ final class BlobDownloader {
                 + f.byteLength()
                 + (actual < f.byteLength() ? " (truncated)" : " (replaced or appended to)")
                 + "; nothing was staged for it");
+      }
+      if (known == null) {
+        checked = s;
       }
       return s;
     }

@@ -105,6 +105,8 @@ public final class SnapshotStager {
   public StageReport stage(Storage storage, long version, StageListener listener)
       throws IOException {
     long t0 = System.nanoTime();
+    // While the manifest is fetched: the hashing of the parts and the manifest's parse.
+    StageWarmUp.start();
     byte[] manifestBytes = readManifestBytes(storage, version);
     String manifestName = remoteName(storage, Manifest.path(version));
     Manifest m = ManifestCodec.read(manifestBytes, manifestName, version);
@@ -600,14 +602,16 @@ public final class SnapshotStager {
     return deleted;
   }
 
+  /** The manifest's bytes, read without asking first whether it exists (a request saved). */
   private static byte[] readManifestBytes(Storage storage, long version) throws IOException {
     String path = Manifest.path(version);
-    if (!storage.exists(path)) {
+    try {
+      return storage.readAll(path);
+    } catch (NoSuchFileException e) {
       // Dataset.readManifest words this well: which versions there are.
       Dataset.readManifest(storage, version);
-      throw new NoSuchFileException(remoteName(storage, path));
+      throw e;
     }
-    return storage.readAll(path);
   }
 
   /** The first file with each SHA-256 (identical files share one blob). */

@@ -42,6 +42,19 @@ public interface Storage extends Closeable {
   RandomAccessSource open(String path) throws IOException;
 
   /**
+   * Opens an object again, as {@link #open} does, for a caller that already opened it: {@code
+   * opened} is a source of the same path from this storage (it may be closed since). A storage that
+   * looks an object up before opening it (S3: a HEAD request per open) takes the length from {@code
+   * opened} instead, so that many streams of one object cost one lookup. The default opens afresh.
+   *
+   * @throws java.nio.file.NoSuchFileException if it does not exist (where the storage can tell
+   *     without a read)
+   */
+  default RandomAccessSource openAgain(String path, RandomAccessSource opened) throws IOException {
+    return open(path);
+  }
+
+  /**
    * Creates (or replaces) an object and returns a stream that writes it. The object may become
    * visible before the stream is closed (local files) or only at close (object stores); callers
    * give data files fresh names and publish them through a manifest, so neither matters. When
