@@ -13,8 +13,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -106,7 +110,28 @@ public abstract class PageFilter {
   /** The rows of the pages of {@code reader}'s file that this filter cannot exclude. */
   abstract RowRanges rows(FileReader reader) throws IOException;
 
-  private enum Op {
+  /**
+   * The rows of {@code batch} that match, exactly: the page statistics only bound a filter, this
+   * decides it (see {@link RowMatch} for the semantics). {@code batch} holds every field of {@link
+   * #fields()} by name, as a scan of those fields returns them; a dictionary-encoded field holds
+   * codes, whose values {@code dictionaries} gives. Bit {@code i} is row {@code i}.
+   *
+   * @throws IllegalArgumentException if the batch lacks a field or a literal does not fit a field
+   */
+  public BitSet matches(VectorSchemaRoot batch, DictionaryProvider dictionaries) {
+    return RowMatch.rows(this, batch, dictionaries);
+  }
+
+  /** The top-level fields this filter reads, in the order it names them. */
+  public Set<String> fields() {
+    Set<String> out = new LinkedHashSet<>();
+    collectFields(out);
+    return out;
+  }
+
+  abstract void collectFields(Set<String> out);
+
+  enum Op {
     EQ("="),
     NOT_EQ("!="),
     LT("<"),
@@ -124,9 +149,9 @@ public abstract class PageFilter {
     }
   }
 
-  private static final class Junction extends PageFilter {
-    private final boolean and;
-    private final List<PageFilter> parts;
+  static final class Junction extends PageFilter {
+    final boolean and;
+    final List<PageFilter> parts;
 
     Junction(boolean and, List<PageFilter> parts) {
       this.and = and;
@@ -143,6 +168,11 @@ public abstract class PageFilter {
     }
 
     @Override
+    void collectFields(Set<String> out) {
+      parts.forEach(p -> p.collectFields(out));
+    }
+
+    @Override
     public String toString() {
       List<String> s = new ArrayList<>();
       parts.forEach(p -> s.add(p.toString()));
@@ -151,10 +181,10 @@ public abstract class PageFilter {
   }
 
   /** A test of one field: its pages' statistics decide. */
-  private static final class Compare extends PageFilter {
-    private final String field;
-    private final Op op;
-    private final List<Object> values;
+  static final class Compare extends PageFilter {
+    final String field;
+    final Op op;
+    final List<Object> values;
 
     Compare(String field, Op op, List<Object> values) {
       this.field = field;
@@ -216,6 +246,11 @@ public abstract class PageFilter {
     }
 
     @Override
+    void collectFields(Set<String> out) {
+      out.add(field);
+    }
+
+    @Override
     public String toString() {
       if (values.isEmpty()) {
         return field + " " + op.text;
@@ -236,11 +271,11 @@ public abstract class PageFilter {
    * A comparison with literals converted to a field's order: exact numbers (or ±∞, or unknown for
    * NaN) for numeric orders, bytes for byte orders.
    */
-  private static final class Test {
+  static final class Test {
     private final Field field;
-    private final Kind kind;
+    final Kind kind;
     private final Op op;
-    private final List<Object> literals = new ArrayList<>();
+    final List<Object> literals = new ArrayList<>();
 
     Test(Field field, Op op, List<Object> values) {
       this.field = field;

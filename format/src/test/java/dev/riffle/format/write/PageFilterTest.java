@@ -25,6 +25,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -87,17 +88,43 @@ class PageFilterTest {
               field.getDictionary() == null
                   ? null
                   : reader.dictionaries().lookup(field.getDictionary().getId()).getVector();
-          check(reader, v, dict, PageFilter.isNull(field.getName()), row -> v.isNull(row));
-          check(reader, v, dict, PageFilter.isNotNull(field.getName()), row -> !v.isNull(row));
+          check(reader, values, v, dict, PageFilter.isNull(field.getName()), v::isNull, null);
+          check(
+              reader,
+              values,
+              v,
+              dict,
+              PageFilter.isNotNull(field.getName()),
+              row -> !v.isNull(row),
+              null);
           FieldVector source = dict != null ? dict : v;
           if (source.getField().getType() instanceof ArrowType.FloatingPoint fp
               && fp.getPrecision() == FloatingPointPrecision.HALF) {
             // Half floats have null counts only: comparisons exclude nothing with values.
-            check(reader, v, dict, PageFilter.eq(field.getName(), 1.0), row -> !v.isNull(row));
+            RowTest one =
+                row ->
+                    !v.isNull(row)
+                        && (dict == null
+                            ? ((Float2Vector) v).getValueAsDouble(row) == 1.0
+                            : ((Float2Vector) dict)
+                                    .getValueAsDouble((int) ((BaseIntVector) v).getValueAsLong(row))
+                                == 1.0);
+            check(
+                reader,
+                values,
+                v,
+                dict,
+                PageFilter.eq(field.getName(), 1.0),
+                row -> !v.isNull(row),
+                one);
             continue;
           }
           if (PageStatsTest.Expected.value0(source) == null) {
             assertThatThrownBy(() -> reader.candidateRows(PageFilter.eq(field.getName(), 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(field.getName());
+            assertThatThrownBy(
+                    () -> PageFilter.eq(field.getName(), 1).matches(values, reader.dictionaries()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(field.getName());
             continue;
@@ -109,17 +136,30 @@ class PageFilterTest {
             }
             for (String op : List.of("=", "!=", "<", "<=", ">", ">=")) {
               PageFilter f = filter(field.getName(), op, lit);
-              check(reader, v, dict, f, row -> matches(v, dict, row, op, lit));
+              check(
+                  reader,
+                  values,
+                  v,
+                  dict,
+                  f,
+                  row -> matches(v, dict, row, op, lit, false),
+                  row -> matches(v, dict, row, op, lit, true));
             }
             Object other = literal(source, r);
             if (other != null) {
               PageFilter in = PageFilter.in(field.getName(), List.of(lit, other));
               check(
                   reader,
+                  values,
                   v,
                   dict,
                   in,
-                  row -> matches(v, dict, row, "=", lit) || matches(v, dict, row, "=", other));
+                  row ->
+                      matches(v, dict, row, "=", lit, false)
+                          || matches(v, dict, row, "=", other, false),
+                  row ->
+                      matches(v, dict, row, "=", lit, true)
+                          || matches(v, dict, row, "=", other, true));
             }
           }
         }
@@ -131,22 +171,39 @@ class PageFilterTest {
     boolean test(int row);
   }
 
-  /** The filter's candidate rows hold every row the test accepts. */
+  /**
+   * The filter's candidate rows hold every row {@code mayMatch} accepts, and its evaluation on the
+   * rows ({@link PageFilter#matches}) accepts exactly the rows {@code exact} does ({@code mayMatch}
+   * if null).
+   */
   private static void check(
-      FileReader reader, FieldVector v, FieldVector dict, PageFilter f, RowTest matches)
+      FileReader reader,
+      VectorSchemaRoot values,
+      FieldVector v,
+      FieldVector dict,
+      PageFilter f,
+      RowTest mayMatch,
+      RowTest exact)
       throws IOException {
     RowRanges candidates = reader.candidateRows(f);
+    java.util.BitSet matching = f.matches(values, reader.dictionaries());
+    RowTest expected = exact == null ? mayMatch : exact;
     for (int row = 0; row < v.getValueCount(); row++) {
-      if (matches.test(row) && !candidates.contains(row)) {
-        String filter = f.toString();
+      String filter = f.toString();
+      filter = filter.length() > 120 ? filter.substring(0, 120) + "…" : filter;
+      if (mayMatch.test(row) && !candidates.contains(row)) {
         throw new AssertionError(
-            (filter.length() > 120 ? filter.substring(0, 120) + "…" : filter)
-                + " drops row "
+            filter + " drops row " + row + " (" + describe(v, dict, row) + "), kept " + candidates);
+      }
+      if (expected.test(row) != matching.get(row)) {
+        throw new AssertionError(
+            filter
+                + (matching.get(row) ? " matches" : " does not match")
+                + " row "
                 + row
                 + " ("
                 + describe(v, dict, row)
-                + "), kept "
-                + candidates);
+                + ")");
       }
     }
   }
@@ -232,8 +289,13 @@ class PageFilterTest {
     return i.bitLength() < 64 ? (Object) i.longValue() : (Object) i;
   }
 
-  /** Whether row {@code row} satisfies {@code value op lit}, SQL-style, NaN always kept. */
-  private static boolean matches(FieldVector v, FieldVector dict, int row, String op, Object lit) {
+  /**
+   * Whether row {@code row} satisfies {@code value op lit}, SQL-style; a NaN value or literal is
+   * always kept unless {@code exact}, where NaN equals NaN and is above every number (Spark's
+   * order).
+   */
+  private static boolean matches(
+      FieldVector v, FieldVector dict, int row, String op, Object lit, boolean exact) {
     if (v.isNull(row)) {
       return false;
     }
@@ -241,11 +303,14 @@ class PageFilterTest {
         dict == null
             ? PageStatsTest.Expected.value(v, row)
             : PageStatsTest.Expected.value(dict, (int) ((BaseIntVector) v).getValueAsLong(row));
-    if (x instanceof Double || (lit instanceof Double d && d.isNaN())) {
+    boolean litNaN = lit instanceof Double d && d.isNaN();
+    if (!exact && (x instanceof Double || litNaN)) {
       return true; // NaN: any engine's answer may be yes
     }
     int c;
-    if (x instanceof byte[] b) {
+    if (x instanceof Double || litNaN) {
+      c = x instanceof Double && litNaN ? 0 : x instanceof Double ? 1 : -1;
+    } else if (x instanceof byte[] b) {
       byte[] l = lit instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) lit;
       c = Arrays.compareUnsigned(b, l);
     } else {
