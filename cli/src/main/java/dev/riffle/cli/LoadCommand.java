@@ -143,6 +143,18 @@ public final class LoadCommand implements Callable<Integer> {
   String split;
 
   @Option(
+      names = "--where",
+      paramLabel = "FILTER",
+      description = {
+        "Load only the rows that match, as scan --where, e.g. \"plate != 'plate07'\" or"
+            + " \"n_genes >= 500 and cell_type in ('T cell', 'B cell')\". The filter runs once,"
+            + " before the epochs are planned (reading only its columns, and only the pages their"
+            + " statistics cannot exclude); samplers and the diversity figures then see the"
+            + " matching rows only."
+      })
+  String where;
+
+  @Option(
       names = "--epochs",
       defaultValue = "1",
       paramLabel = "N",
@@ -245,6 +257,20 @@ public final class LoadCommand implements Callable<Integer> {
       }
       opened.checkColumns(named);
       DatasetView view = split == null ? d.all() : d.split(split);
+      if (where != null) {
+        long before = view.rowCount();
+        view =
+            view.where(WhereExpression.parse(where, d.schema(), opened.storage().uri().toString()));
+        if (view.rowCount() == 0) {
+          throw new IllegalArgumentException(
+              "--where matches none of the "
+                  + String.format(Locale.ROOT, "%,d", before)
+                  + " rows of "
+                  + (split == null ? "the dataset" : "split '" + split + "'")
+                  + ": "
+                  + where);
+        }
+      }
       long memory = memoryMb << 20;
       long rowBytes = RowBytes.estimate(view, columns, 64);
       DiversityContract contract = contract();

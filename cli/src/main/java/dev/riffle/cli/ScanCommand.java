@@ -4,13 +4,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageFilter;
+import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
+import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -79,6 +86,18 @@ public final class ScanCommand implements Callable<Integer> {
               + " in the dataset.")
   boolean withRowId;
 
+  @Option(
+      names = "--where",
+      paramLabel = "FILTER",
+      description = {
+        "Only the rows that match, e.g. \"plate = 3 and n_genes > 500\", \"cell_type in"
+            + " ('T', 'B')\", \"score between 0.2 and 0.4\", \"donor is not null\": =, !=, <,"
+            + " <=, >, >=, in, between, is [not] null, and, or, parentheses. Strings in quotes;"
+            + " dates and timestamps as ISO strings. A file's pages that its statistics exclude"
+            + " are not read. --offset and --limit count matching rows."
+      })
+  String where;
+
   @Option(names = "--json", description = "Accepted for symmetry; the output is always JSON lines.")
   boolean json;
 
@@ -113,8 +132,26 @@ public final class ScanCommand implements Callable<Integer> {
       }
       try (OpenedFile opened = OpenedFile.open(loc.path())) {
         FileReader reader = opened.reader();
-        ScanCursor cursor = reader.scan(columns, batchRows);
-        long printed = print(remaining, reader.dictionaries(), cursor::next, p -> p);
+        long printed;
+        if (where == null) {
+          ScanCursor cursor = reader.scan(columns, batchRows);
+          printed = print(remaining, reader.dictionaries(), cursor::next, p -> p, null, null);
+        } else {
+          PageFilter filter = WhereExpression.parse(where, reader.schema(), loc.path().toString());
+          List<String> shown = shown(reader.schema());
+          // Only the pages the statistics cannot exclude are read; their rows are numbered
+          // through the ranges, for --with-row-id.
+          RowRanges candidates = reader.candidateRows(filter);
+          ScanCursor cursor = reader.scan(read(shown, filter), batchRows, candidates);
+          printed =
+              print(
+                  remaining,
+                  reader.dictionaries(),
+                  cursor::next,
+                  new NthRow(candidates)::row,
+                  filter,
+                  shown);
+        }
         if (stats) {
           printStats(IoFigures.reads(printed, reader.stats()));
         }
@@ -127,12 +164,26 @@ public final class ScanCommand implements Callable<Integer> {
         opened.checkColumns(columns);
         DatasetView view = split == null ? dataset.all() : dataset.split(split);
         IoFigures figures = IoFigures.start(opened.storage(), staged != null);
+        if (where != null) {
+          // The matching rows become the view (the filter's columns read first, page statistics
+          // skipping what they exclude); --offset, --limit and _row then count in it.
+          view =
+              view.where(
+                  WhereExpression.parse(
+                      where, dataset.schema(), opened.storage().uri().toString()));
+        }
         long printed;
         // Page by page with every page's checksum verified, as for a file; closed early (at the
         // limit), it drops the pages read ahead.
         try (DatasetView.Cursor cursor = view.scan(columns, batchRows)) {
           printed =
-              print(remaining, opened.dictionariesFor(columns), cursor::next, view::globalRow);
+              print(
+                  remaining,
+                  opened.dictionariesFor(columns),
+                  cursor::next,
+                  view::globalRow,
+                  null,
+                  null);
         }
         if (stats) {
           ObjectNode node = IoFigures.reads(printed, dataset.stats());
@@ -142,6 +193,46 @@ public final class ScanCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The columns printed: --columns, else every column. */
+  private List<String> shown(RiffleSchema schema) {
+    if (columns != null) {
+      return columns;
+    }
+    List<String> all = new ArrayList<>();
+    schema.fields().forEach(f -> all.add(f.getName()));
+    return all;
+  }
+
+  /** The columns read: those printed, then those the filter needs. */
+  private static List<String> read(List<String> shown, PageFilter filter) {
+    List<String> read = new ArrayList<>(shown);
+    for (String f : filter.fields()) {
+      if (!read.contains(f)) {
+        read.add(f);
+      }
+    }
+    return read;
+  }
+
+  /** The n-th row of a set of ranges, for n rising as a scan of them goes. */
+  private static final class NthRow {
+    private final RowRanges ranges;
+    private int range;
+    private long before; // rows of the ranges before {@code range}
+
+    NthRow(RowRanges ranges) {
+      this.ranges = ranges;
+    }
+
+    long row(long n) {
+      while (n - before >= ranges.end(range) - ranges.start(range)) {
+        before += ranges.end(range) - ranges.start(range);
+        range++;
+      }
+      return ranges.start(range) + (n - before);
+    }
   }
 
   /** The next batch of a file's or a dataset's cursor, null at the end. */
@@ -157,34 +248,53 @@ public final class ScanCommand implements Callable<Integer> {
 
   /**
    * Prints up to {@code remaining} rows after the first {@code offset}, and returns how many it
-   * printed; {@code rowId} maps a row's position in the file or view to the id {@code
-   * --with-row-id} prints.
+   * printed; {@code rowId} maps a row's position in the scan to the id {@code --with-row-id}
+   * prints. With a filter, only the rows it matches count, and only the {@code shown} columns are
+   * printed.
    */
   private long print(
       long remaining,
       DictionaryProvider dictionaries,
       Batches cursor,
-      java.util.function.LongUnaryOperator rowId)
+      java.util.function.LongUnaryOperator rowId,
+      PageFilter filter,
+      List<String> shown)
       throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     JsonLines lines = new JsonLines(out);
     long position = 0; // of the batch's first row
     long printed = 0;
+    long skipped = 0; // matching rows skipped for --offset
     while (remaining > 0) {
       VectorSchemaRoot next = cursor.next();
       if (next == null) {
         break;
       }
       try (VectorSchemaRoot batch = next) {
-        // The skipped rows are read and dropped: the cursor reads pages in order anyway.
-        int from = (int) Math.max(0, Math.min(batch.getRowCount(), offset - position));
-        int n = (int) Math.min(batch.getRowCount() - from, remaining);
         long first = position;
-        lines.write(
-            batch, dictionaries, from, n, withRowId ? i -> rowId.applyAsLong(first + i) : null);
+        java.util.function.IntToLongFunction ids =
+            withRowId ? i -> rowId.applyAsLong(first + i) : null;
+        if (filter == null) {
+          // The skipped rows are read and dropped: the cursor reads pages in order anyway.
+          int from = (int) Math.max(0, Math.min(batch.getRowCount(), offset - position));
+          int n = (int) Math.min(batch.getRowCount() - from, remaining);
+          lines.write(batch, dictionaries, from, n, ids);
+          remaining -= n;
+          printed += n;
+        } else {
+          BitSet match = filter.matches(batch, dictionaries);
+          VectorSchemaRoot view = project(batch, shown);
+          for (int i = match.nextSetBit(0); i >= 0 && remaining > 0; i = match.nextSetBit(i + 1)) {
+            if (skipped < offset) {
+              skipped++;
+              continue;
+            }
+            lines.write(view, dictionaries, i, 1, ids);
+            remaining--;
+            printed++;
+          }
+        }
         position += batch.getRowCount();
-        remaining -= n;
-        printed += n;
       }
       if (lines.flushAndCheckClosed()) {
         break;
@@ -192,5 +302,17 @@ public final class ScanCommand implements Callable<Integer> {
     }
     out.flush();
     return printed;
+  }
+
+  /** The {@code shown} columns of {@code batch}, in that order (a view: not to be closed). */
+  private static VectorSchemaRoot project(VectorSchemaRoot batch, List<String> shown) {
+    List<FieldVector> vectors = new ArrayList<>();
+    List<Field> fields = new ArrayList<>();
+    for (String name : shown) {
+      FieldVector v = batch.getVector(name);
+      vectors.add(v);
+      fields.add(v.getField());
+    }
+    return new VectorSchemaRoot(fields, vectors, batch.getRowCount());
   }
 }

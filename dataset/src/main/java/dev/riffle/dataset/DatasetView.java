@@ -1,6 +1,12 @@
 package dev.riffle.dataset;
 
+import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageFilter;
+import dev.riffle.format.read.RowRanges;
+import dev.riffle.format.read.ScanCursor;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
@@ -46,6 +52,64 @@ public final class DatasetView {
           "position " + position + " is outside the " + name + " view of " + rowCount() + " rows");
     }
     return rows.select(position);
+  }
+
+  /**
+   * The rows of this view that {@code filter} matches, exactly ({@link PageFilter#matches}), as a
+   * view. Only the filter's columns are read, and of each file only the pages its statistics cannot
+   * exclude, every page checksummed as by {@link #scan}; a file without a row of this view is not
+   * opened. This is how a scan, a take or a loader is restricted to rows by their values: the
+   * filter runs once, before any plan is made.
+   *
+   * @throws IllegalArgumentException for an unknown column, or a literal that does not fit its
+   *     column
+   */
+  public DatasetView where(PageFilter filter) throws IOException {
+    List<String> fields = new ArrayList<>(filter.fields());
+    dataset.resolve(fields);
+    Roaring64Bitmap out = new Roaring64Bitmap();
+    List<Manifest.DataFile> files = dataset.manifest().files();
+    for (int i = 0; i < files.size(); i++) {
+      Manifest.DataFile f = files.get(i);
+      long before = RowSets.rankBefore(rows, f.firstRow());
+      long upTo = RowSets.rankBefore(rows, f.firstRow() + f.rowCount());
+      if (upTo == before) {
+        continue;
+      }
+      FileReader reader = dataset.file(i);
+      RowRanges candidates =
+          reader
+              .candidateRows(filter)
+              .intersect(
+                  RowRanges.of(
+                      rows.select(before) - f.firstRow(),
+                      rows.select(upTo - 1) - f.firstRow() + 1));
+      // The p-th row the scan returns is the p-th row of the candidate ranges.
+      int range = 0;
+      long passed = 0; // rows of the ranges before {@code range}
+      long position = 0; // of the batch's first row in the scan
+      ScanCursor cursor = reader.scan(fields, 1 << 14, candidates);
+      try {
+        for (VectorSchemaRoot next = cursor.next(); next != null; next = cursor.next()) {
+          try (VectorSchemaRoot batch = next) {
+            BitSet match = filter.matches(batch, reader.dictionaries());
+            for (int k = match.nextSetBit(0); k >= 0; k = match.nextSetBit(k + 1)) {
+              long p = position + k;
+              while (p - passed >= candidates.end(range) - candidates.start(range)) {
+                passed += candidates.end(range) - candidates.start(range);
+                range++;
+              }
+              out.addLong(f.firstRow() + candidates.start(range) + (p - passed));
+            }
+            position += batch.getRowCount();
+          }
+        }
+      } finally {
+        cursor.close();
+      }
+    }
+    out.and(rows);
+    return new DatasetView(dataset, out, name + " where " + filter);
   }
 
   /** Rows by view position, in the given order (duplicates allowed). */

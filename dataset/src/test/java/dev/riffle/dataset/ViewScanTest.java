@@ -8,6 +8,7 @@ import dev.riffle.dataset.write.DatasetVersions;
 import dev.riffle.format.ColumnLayout;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.ReadStats;
 import java.nio.file.Files;
@@ -152,6 +153,42 @@ class ViewScanTest {
       // many reads as the split's scan, which read pages and blocks.
       assertThat(ds.stats().reads()).isLessThanOrEqualTo(reads);
       assertThat(reads).isLessThan(FILES * ROWS / 3 / 4);
+    }
+  }
+
+  @Test
+  void whereKeepsTheViewsRowsTheFilterMatches() throws Exception {
+    Roaring64Bitmap every3rd = new Roaring64Bitmap();
+    for (long g = 0; g < FILES * ROWS; g += 3) {
+      every3rd.add(g);
+    }
+    DatasetVersions.setSplit(storage, "thirds", every3rd);
+    try (Dataset ds = Dataset.open(storage, allocator)) {
+      PageFilter f =
+          PageFilter.and(
+              PageFilter.ge("id", 100),
+              PageFilter.le("id", 700),
+              PageFilter.or(
+                  PageFilter.lt("id", 200.5), PageFilter.in("id", List.of(650, 651, 699))));
+      DatasetView matched = ds.split("thirds").where(f);
+      Roaring64Bitmap expected = new Roaring64Bitmap();
+      for (long g = 0; g < FILES * ROWS; g += 3) {
+        if (g >= 100 && g <= 700 && (g < 200.5 || g == 650 || g == 651 || g == 699)) {
+          expected.add(g);
+        }
+      }
+      assertThat(matched.rows()).isEqualTo(expected);
+      assertThat(matched.rowCount()).isEqualTo(33 + 2); // 102, 105, …, 198; 651 and 699
+      // Its scan returns those rows (the id column holds the global row id).
+      assertThat(scanAll(matched, List.of("id", "vec"), 16))
+          .isEqualTo(expected.getLongCardinality());
+
+      // Rows of several files, the view being all rows.
+      DatasetView first = ds.all().where(PageFilter.lt("id", 250));
+      assertThat(first.rowCount()).isEqualTo(250);
+      assertThatThrownBy(() -> ds.all().where(PageFilter.eq("nope", 1)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("no column 'nope'");
     }
   }
 
