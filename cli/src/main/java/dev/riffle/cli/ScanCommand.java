@@ -4,20 +4,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.read.FileReader;
-import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
-import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -135,22 +129,16 @@ public final class ScanCommand implements Callable<Integer> {
         long printed;
         if (where == null) {
           ScanCursor cursor = reader.scan(columns, batchRows);
-          printed = print(remaining, reader.dictionaries(), cursor::next, p -> p, null, null);
+          printed = print(remaining, reader.dictionaries(), cursor::next, p -> p);
         } else {
-          PageFilter filter = WhereExpression.parse(where, reader.schema(), loc.path().toString());
-          List<String> shown = shown(reader.schema());
-          // Only the pages the statistics cannot exclude are read; their rows are numbered
-          // through the ranges, for --with-row-id.
-          RowRanges candidates = reader.candidateRows(filter);
-          ScanCursor cursor = reader.scan(read(shown, filter), batchRows, candidates);
-          printed =
-              print(
-                  remaining,
-                  reader.dictionaries(),
-                  cursor::next,
-                  new NthRow(candidates)::row,
-                  filter,
-                  shown);
+          // The matching rows first (only the filter's columns read, over the pages their
+          // statistics cannot exclude), then the columns of those rows, numbered through the
+          // ranges for --with-row-id.
+          RowRanges rows =
+              WhereExpression.parse(where, reader.schema(), loc.path().toString())
+                  .matchingRows(reader, RowRanges.all(reader.rowCount()));
+          ScanCursor cursor = reader.scan(columns, batchRows, rows);
+          printed = print(remaining, reader.dictionaries(), cursor::next, new NthRow(rows)::row);
         }
         if (stats) {
           printStats(IoFigures.reads(printed, reader.stats()));
@@ -177,13 +165,7 @@ public final class ScanCommand implements Callable<Integer> {
         // limit), it drops the pages read ahead.
         try (DatasetView.Cursor cursor = view.scan(columns, batchRows)) {
           printed =
-              print(
-                  remaining,
-                  opened.dictionariesFor(columns),
-                  cursor::next,
-                  view::globalRow,
-                  null,
-                  null);
+              print(remaining, opened.dictionariesFor(columns), cursor::next, view::globalRow);
         }
         if (stats) {
           ObjectNode node = IoFigures.reads(printed, dataset.stats());
@@ -193,27 +175,6 @@ public final class ScanCommand implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  /** The columns printed: --columns, else every column. */
-  private List<String> shown(RiffleSchema schema) {
-    if (columns != null) {
-      return columns;
-    }
-    List<String> all = new ArrayList<>();
-    schema.fields().forEach(f -> all.add(f.getName()));
-    return all;
-  }
-
-  /** The columns read: those printed, then those the filter needs. */
-  private static List<String> read(List<String> shown, PageFilter filter) {
-    List<String> read = new ArrayList<>(shown);
-    for (String f : filter.fields()) {
-      if (!read.contains(f)) {
-        read.add(f);
-      }
-    }
-    return read;
   }
 
   /** The n-th row of a set of ranges, for n rising as a scan of them goes. */
@@ -249,52 +210,33 @@ public final class ScanCommand implements Callable<Integer> {
   /**
    * Prints up to {@code remaining} rows after the first {@code offset}, and returns how many it
    * printed; {@code rowId} maps a row's position in the scan to the id {@code --with-row-id}
-   * prints. With a filter, only the rows it matches count, and only the {@code shown} columns are
-   * printed.
+   * prints.
    */
   private long print(
       long remaining,
       DictionaryProvider dictionaries,
       Batches cursor,
-      java.util.function.LongUnaryOperator rowId,
-      PageFilter filter,
-      List<String> shown)
+      java.util.function.LongUnaryOperator rowId)
       throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     JsonLines lines = new JsonLines(out);
     long position = 0; // of the batch's first row
     long printed = 0;
-    long skipped = 0; // matching rows skipped for --offset
     while (remaining > 0) {
       VectorSchemaRoot next = cursor.next();
       if (next == null) {
         break;
       }
       try (VectorSchemaRoot batch = next) {
+        // The skipped rows are read and dropped: the cursor reads pages in order anyway.
+        int from = (int) Math.max(0, Math.min(batch.getRowCount(), offset - position));
+        int n = (int) Math.min(batch.getRowCount() - from, remaining);
         long first = position;
-        java.util.function.IntToLongFunction ids =
-            withRowId ? i -> rowId.applyAsLong(first + i) : null;
-        if (filter == null) {
-          // The skipped rows are read and dropped: the cursor reads pages in order anyway.
-          int from = (int) Math.max(0, Math.min(batch.getRowCount(), offset - position));
-          int n = (int) Math.min(batch.getRowCount() - from, remaining);
-          lines.write(batch, dictionaries, from, n, ids);
-          remaining -= n;
-          printed += n;
-        } else {
-          BitSet match = filter.matches(batch, dictionaries);
-          VectorSchemaRoot view = project(batch, shown);
-          for (int i = match.nextSetBit(0); i >= 0 && remaining > 0; i = match.nextSetBit(i + 1)) {
-            if (skipped < offset) {
-              skipped++;
-              continue;
-            }
-            lines.write(view, dictionaries, i, 1, ids);
-            remaining--;
-            printed++;
-          }
-        }
+        lines.write(
+            batch, dictionaries, from, n, withRowId ? i -> rowId.applyAsLong(first + i) : null);
         position += batch.getRowCount();
+        remaining -= n;
+        printed += n;
       }
       if (lines.flushAndCheckClosed()) {
         break;
@@ -302,17 +244,5 @@ public final class ScanCommand implements Callable<Integer> {
     }
     out.flush();
     return printed;
-  }
-
-  /** The {@code shown} columns of {@code batch}, in that order (a view: not to be closed). */
-  private static VectorSchemaRoot project(VectorSchemaRoot batch, List<String> shown) {
-    List<FieldVector> vectors = new ArrayList<>();
-    List<Field> fields = new ArrayList<>();
-    for (String name : shown) {
-      FieldVector v = batch.getVector(name);
-      vectors.add(v);
-      fields.add(v.getField());
-    }
-    return new VectorSchemaRoot(fields, vectors, batch.getRowCount());
   }
 }

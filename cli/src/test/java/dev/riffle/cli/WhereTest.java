@@ -159,7 +159,9 @@ class WhereTest {
                 r ->
                     List.of("plate03", "plate04").contains(r.get("plate").asText())
                         && !r.get("cell_type").asText().equals("T cell")));
-    // Plates are written in runs, so most pages of plate are excluded and never read.
+    // Plates are written in runs, so most pages of plate are excluded and never read (the filter's
+    // pass and the printing pass each read the few candidate pages: without skipping, the two
+    // passes would read the whole column twice).
     long whole = bytesRead(Cli.run("scan", cellsFile, "--columns", "plate", "--stats"));
     long some =
         bytesRead(
@@ -171,7 +173,7 @@ class WhereTest {
                 "--stats",
                 "--where",
                 "plate = 'plate03'"));
-    assertThat(some).isPositive().isLessThan(whole / 3);
+    assertThat(some).isPositive().isLessThan(whole / 2);
   }
 
   private static long bytesRead(Cli.Result r) throws Exception {

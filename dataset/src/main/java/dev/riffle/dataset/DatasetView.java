@@ -1,12 +1,9 @@
 package dev.riffle.dataset;
 
-import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.read.RowRanges;
-import dev.riffle.format.read.ScanCursor;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
@@ -76,36 +73,13 @@ public final class DatasetView {
       if (upTo == before) {
         continue;
       }
-      FileReader reader = dataset.file(i);
-      RowRanges candidates =
-          reader
-              .candidateRows(filter)
-              .intersect(
-                  RowRanges.of(
-                      rows.select(before) - f.firstRow(),
-                      rows.select(upTo - 1) - f.firstRow() + 1));
-      // The p-th row the scan returns is the p-th row of the candidate ranges.
-      int range = 0;
-      long passed = 0; // rows of the ranges before {@code range}
-      long position = 0; // of the batch's first row in the scan
-      ScanCursor cursor = reader.scan(fields, 1 << 14, candidates);
-      try {
-        for (VectorSchemaRoot next = cursor.next(); next != null; next = cursor.next()) {
-          try (VectorSchemaRoot batch = next) {
-            BitSet match = filter.matches(batch, reader.dictionaries());
-            for (int k = match.nextSetBit(0); k >= 0; k = match.nextSetBit(k + 1)) {
-              long p = position + k;
-              while (p - passed >= candidates.end(range) - candidates.start(range)) {
-                passed += candidates.end(range) - candidates.start(range);
-                range++;
-              }
-              out.addLong(f.firstRow() + candidates.start(range) + (p - passed));
-            }
-            position += batch.getRowCount();
-          }
-        }
-      } finally {
-        cursor.close();
+      RowRanges matching =
+          filter.matchingRows(
+              dataset.file(i),
+              RowRanges.of(
+                  rows.select(before) - f.firstRow(), rows.select(upTo - 1) - f.firstRow() + 1));
+      for (int r = 0; r < matching.count(); r++) {
+        out.addRange(f.firstRow() + matching.start(r), f.firstRow() + matching.end(r));
       }
     }
     out.and(rows);

@@ -122,6 +122,44 @@ public abstract class PageFilter {
     return RowMatch.rows(this, batch, dictionaries);
   }
 
+  /**
+   * The rows of {@code within} (rows of {@code reader}'s file) that this filter matches, exactly:
+   * only the filter's fields are read, and only over the pages their statistics cannot exclude,
+   * each page checksummed as by any scan.
+   */
+  public RowRanges matchingRows(FileReader reader, RowRanges within) throws IOException {
+    RowRanges candidates = reader.candidateRows(this).intersect(within);
+    RowRanges.Builder out = new RowRanges.Builder();
+    if (candidates.isEmpty()) {
+      return out.build();
+    }
+    // The p-th row the scan returns is the p-th row of the candidate ranges.
+    int range = 0;
+    long passed = 0; // rows of the ranges before {@code range}
+    long position = 0; // of the batch's first row in the scan
+    ScanCursor cursor = reader.scan(new ArrayList<>(fields()), 1 << 14, candidates);
+    try {
+      for (VectorSchemaRoot next = cursor.next(); next != null; next = cursor.next()) {
+        try (VectorSchemaRoot batch = next) {
+          BitSet match = matches(batch, reader.dictionaries());
+          for (int k = match.nextSetBit(0); k >= 0; k = match.nextSetBit(k + 1)) {
+            long p = position + k;
+            while (p - passed >= candidates.end(range) - candidates.start(range)) {
+              passed += candidates.end(range) - candidates.start(range);
+              range++;
+            }
+            long row = candidates.start(range) + (p - passed);
+            out.add(row, row + 1);
+          }
+          position += batch.getRowCount();
+        }
+      }
+    } finally {
+      cursor.close();
+    }
+    return out.build();
+  }
+
   /** The top-level fields this filter reads, in the order it names them. */
   public Set<String> fields() {
     Set<String> out = new LinkedHashSet<>();
