@@ -6,6 +6,7 @@ import dev.riffle.dataset.storage.Storage;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
+import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.read.ReadStats;
 import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
@@ -128,9 +129,31 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     }
     RowRanges ranges = RowRanges.of(start, end);
     if (factory.filter() != null && !ranges.isEmpty()) {
-      RowRanges kept = ranges.intersect(reader.candidateRows(factory.filter().toPageFilter()));
+      PageFilter filter = factory.filter().toPageFilter();
+      RowRanges kept = ranges.intersect(reader.candidateRows(filter));
       rowsSkipped = ranges.rowCount() - kept.rowCount();
       ranges = kept;
+      if (!ranges.isEmpty() && filterFirstPays(filter, ranges)) {
+        // The filter's columns first, then the other columns of the matching rows only: takes
+        // when they are few and far apart (below), else a scan that decodes only them. Spark
+        // still tests every row returned; this only spares reading and decoding the others.
+        Roaring64Bitmap matching = new Roaring64Bitmap();
+        RowRanges m = filter.matchingRows(reader, ranges);
+        for (int i = 0; i < m.count(); i++) {
+          matching.addRange(partition.firstRow() + m.start(i), partition.firstRow() + m.end(i));
+        }
+        if (rows != null) {
+          matching.and(rows);
+        }
+        rows = matching;
+        ranges =
+            rows.isEmpty()
+                ? RowRanges.none()
+                : ranges.intersect(
+                    RowRanges.of(
+                        rows.first() - partition.firstRow(),
+                        rows.last() - partition.firstRow() + 1));
+      }
     }
     ids = new RowIds.Cursor(partition.firstRow(), ranges, rows);
     if (factory.fields().isEmpty() || ranges.isEmpty()) {
@@ -157,6 +180,41 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
     if (rows != null) {
       cursor.select(RowSets.selection(rows, partition.firstRow()));
     }
+  }
+
+  /**
+   * Whether reading the filter's columns first pays for reading them twice: when the other columns'
+   * pages among the candidate rows hold at least {@value #FILTER_FIRST} times the bytes of the
+   * filter's (a wide column, such as an embedding, beside narrow filter columns).
+   */
+  private boolean filterFirstPays(PageFilter filter, RowRanges rows) throws IOException {
+    java.util.Set<Integer> filterColumns = new java.util.HashSet<>();
+    java.util.Set<Integer> others = new java.util.HashSet<>();
+    for (String f : factory.fields()) {
+      int column = reader.schema().columnOf(reader.schema().fieldIndex(f));
+      (filter.fields().contains(f) ? filterColumns : others).add(column);
+    }
+    for (String f : filter.fields()) {
+      filterColumns.add(reader.schema().columnOf(reader.schema().fieldIndex(f)));
+    }
+    others.removeAll(filterColumns);
+    return !others.isEmpty()
+        && pageBytes(others, rows) >= FILTER_FIRST * pageBytes(filterColumns, rows);
+  }
+
+  private static final int FILTER_FIRST = 4;
+
+  /** The bytes of the pages of these stored columns that hold some of {@code rows}. */
+  private long pageBytes(java.util.Set<Integer> columns, RowRanges rows) throws IOException {
+    long bytes = 0;
+    for (int c : columns) {
+      for (dev.riffle.format.read.PageInfo p : reader.pages(c)) {
+        if (!rows.intersect(RowRanges.of(p.firstRow(), p.firstRow() + p.rowCount())).isEmpty()) {
+          bytes += p.byteLength();
+        }
+      }
+    }
+    return bytes;
   }
 
   /**
