@@ -27,7 +27,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * literal, {@code IN}, null tests, and {@code AND} / {@code OR} of them. {@link
  * FileReader#candidateRows} turns it into the rows of the pages it cannot exclude, and a scan of
  * those rows reads no other page. It never excludes a row that matches; the rows it keeps may
- * include rows that do not match, so the caller still evaluates the filter on them.
+ * include rows that do not match: {@link #matches} decides rows exactly, and {@link #matchingRows}
+ * gives a file's matching rows (reading only the filter's fields, over the candidate pages).
  *
  * <p>Semantics are SQL's: a comparison is false for a null value. A page holding a NaN is never
  * excluded by a comparison on its field (engines order NaN differently: IEEE has it unequal to
