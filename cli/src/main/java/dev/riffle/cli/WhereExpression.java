@@ -34,8 +34,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@code NaN}, {@code Infinity} or {@code -Infinity}. Values take the column's type: a number for a
  * float column is rounded to its precision (so {@code x = 0.1} finds the float32 0.1 that {@code
  * scan} prints); dates and timestamps take ISO strings ({@code '2024-05-01'}, {@code
- * '2024-05-01T12:00:00Z'}; a timestamp without an offset is in the column's zone, else UTC) or a
- * number in the stored unit; a categorical column compares its values.
+ * '2024-05-01T12:00:00Z'}; a timestamp without an offset is in the column's zone, else UTC), times
+ * as {@code '12:30:00.5'}, or a number in the stored unit; a categorical column compares its
+ * values.
  */
 final class WhereExpression {
   private final String text;
@@ -201,6 +202,28 @@ final class WhereExpression {
         case Timestamp:
           if (quoted) {
             return timestamp(s, (ArrowType.Timestamp) type);
+          }
+          return number(s);
+        case Time:
+          if (quoted) {
+            long nanos = java.time.LocalTime.parse(s).toNanoOfDay();
+            int digits;
+            switch (((ArrowType.Time) type).getUnit()) {
+              case SECOND:
+                digits = 9;
+                break;
+              case MILLISECOND:
+                digits = 6;
+                break;
+              case MICROSECOND:
+                digits = 3;
+                break;
+              default:
+                digits = 0;
+            }
+            // A fraction of the unit stays exact (a comparison with it is still exact).
+            return number(
+                new BigDecimal(nanos).movePointLeft(digits).stripTrailingZeros().toPlainString());
           }
           return number(s);
         default:
