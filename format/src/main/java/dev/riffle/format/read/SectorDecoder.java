@@ -237,8 +237,10 @@ final class SectorDecoder {
       long c = checkedCount(counts[idx], reference, maxCount, fileOffset);
       long at = items + start * w;
       if (start > maxCount || at + c * w > end) {
+        // Named at where the items would start, or at the sector's end if that is beyond it (a
+        // damaged count can put it anywhere).
         throw new CorruptFileException(
-            resource, fileOffset + (at - base), "list items overrun the sector");
+            resource, fileOffset + (Math.min(at, end) - base), "list items overrun the sector");
       }
       int len = scratch.record(d, (int) at, (int) c, w);
       in.reset(scratch.view, 0, len, fileOffset + (at - base));
