@@ -9,6 +9,8 @@ expected.json, what anndata reads back (big integers as strings).
   short-column: an obs column with 3 values fewer than the index.
   uns: uns entries anndata writes and reads back: uint64 scalars and arrays, an empty array.
   no-x: no X at all, 5 genes in var.
+  categories-bool: a categorical of booleans (with a NaN), whose categories h5py stores as an
+    HDF5 enum; expected.json holds str() of each value, as pandas shows it.
   obsm-frame: an obsm DataFrame, which Riffle does not convert (and must say so)."""
 import json
 import sys
@@ -81,6 +83,11 @@ elif case == "no-x":
     b = ad.read_h5ad("x.h5ad")
     assert b.X is None
     expected["shape"] = list(b.shape)
+elif case == "categories-bool":
+    obs["b"] = pd.Categorical([True, False, None] * (n // 3))
+    ad.AnnData(ones, obs=obs, var=var).write_h5ad("x.h5ad")
+    b = ad.read_h5ad("x.h5ad")
+    expected["b"] = [None if pd.isna(v) else str(v) for v in b.obs["b"]]
 elif case == "obsm-frame":
     a = ad.AnnData(ones, obs=obs, var=var)
     a.obsm["df"] = pd.DataFrame({"p": np.arange(n, dtype=float)}, index=a.obs_names)

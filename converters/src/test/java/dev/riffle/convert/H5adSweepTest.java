@@ -134,6 +134,15 @@ class H5adSweepTest {
     assertThat(H5adRows.dataset(out, allocator).get("s")).isEqualTo(values);
   }
 
+  /** Boolean categories were "TRUE"/"FALSE" (jhdf's enum names), not pandas' True/False. */
+  @Test
+  void booleanCategoriesReadAsPandasShowsThem() throws Exception {
+    JsonNode want = write("categories-bool");
+    List<Object> values = new ArrayList<>();
+    want.get("b").forEach(x -> values.add(x.isNull() ? null : x.asText()));
+    assertThat(H5adRows.dataset(convert(), allocator).get("b")).isEqualTo(values);
+  }
+
   /** It failed part way with jhdf's "Requested slice exceeds dataset", naming no column. */
   @Test
   void aColumnShorterThanTheIndexFailsNamingItAndLeavesNothing() throws Exception {

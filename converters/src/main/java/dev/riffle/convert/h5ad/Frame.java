@@ -85,7 +85,7 @@ final class Frame {
           return new CategoricalColumn(
               name,
               sized(file, where, dataset(file, c, "codes"), rows),
-              Hdf.all(dataset(file, c, "categories")),
+              categories(dataset(file, c, "categories")),
               "true".equalsIgnoreCase(Hdf.attr(c, "ordered")),
               ids.getAndIncrement(),
               allocator);
@@ -136,7 +136,7 @@ final class Frame {
       try {
         Node target = g.getHdfFile().getNodeByAddress((Long) r);
         if (target instanceof Dataset) {
-          return Hdf.all((Dataset) target);
+          return categories((Dataset) target);
         }
       } catch (RuntimeException e) {
         // Fall back to the conventional place below.
@@ -144,10 +144,30 @@ final class Frame {
     }
     Node cats = Hdf.child(g, "__categories");
     if (cats instanceof Group && Hdf.child((Group) cats, child) instanceof Dataset) {
-      return Hdf.all((Dataset) Hdf.child((Group) cats, child));
+      return categories((Dataset) Hdf.child((Group) cats, child));
     }
     throw new InputException(
         file, Hdf.where(g) + "/" + child + " has a categories reference that cannot be resolved");
+  }
+
+  /**
+   * A categorical's categories. Boolean ones (an HDF5 enum, which jhdf reads as "TRUE"/"FALSE")
+   * become "True"/"False", as pandas shows them, like numbers become their decimal strings.
+   */
+  private static Object categories(Dataset d) {
+    Object all = Hdf.all(d);
+    if (d.getDataType() instanceof io.jhdf.object.datatype.EnumDataType
+        && all instanceof String[]) {
+      String[] s = ((String[]) all).clone();
+      for (int i = 0; i < s.length; i++) {
+        s[i] =
+            "TRUE".equalsIgnoreCase(s[i])
+                ? "True"
+                : "FALSE".equalsIgnoreCase(s[i]) ? "False" : s[i];
+      }
+      return s;
+    }
+    return all;
   }
 
   static Dataset dataset(String file, Group g, String child) throws InputException {
