@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import {
   RecordBatchFileWriter, RecordBatchStreamWriter, Table, vectorFromArray,
-  Dictionary, Utf8, Int32, Float64,
+  Dictionary, Utf8, Int32, Float64, Float32, Float16, Map_, Struct, Field, FixedSizeList,
 } from 'apache-arrow';
 
 const sizes = [700, 500, 300];
@@ -36,3 +36,22 @@ for (const n of sizes) {
 const table = new Table(whole.schema, batches);
 writeFileSync('rows.arrow', RecordBatchFileWriter.writeAll(table).toUint8Array(true));
 writeFileSync('rows.arrows', RecordBatchStreamWriter.writeAll(table).toUint8Array(true));
+
+// types.arrow(s): the types whose valid batches Arrow Java's validator rejected as damaged (see
+// ArrowValidation). 40 rows; row i has m = null when i % 4 == 0, else the map {('k' + i % 3): i,
+// 'z': null}; v = [i, -i] (fixed-size list of float32); h = i / 4 (float16), null when i % 5 == 0.
+const n = 40;
+const ms = [], vs = [], hs = [];
+for (let i = 0; i < n; i++) {
+  ms.push(i % 4 === 0 ? null : new Map([['k' + (i % 3), i], ['z', null]]));
+  vs.push([i, -i]);
+  hs.push(i % 5 === 0 ? null : i / 4);
+}
+const types = new Table({
+  m: vectorFromArray(ms, new Map_(new Field('entries', new Struct([
+    new Field('key', new Utf8(), false), new Field('value', new Int32(), true)]), false))),
+  v: vectorFromArray(vs, new FixedSizeList(2, new Field('item', new Float32(), true))),
+  h: vectorFromArray(hs, new Float16()),
+});
+writeFileSync('types.arrow', RecordBatchFileWriter.writeAll(types).toUint8Array(true));
+writeFileSync('types.arrows', RecordBatchStreamWriter.writeAll(types).toUint8Array(true));

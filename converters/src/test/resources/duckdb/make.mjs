@@ -63,6 +63,14 @@ await c.run(`CREATE TABLE groups AS SELECT
 FROM range(5000) t(i)`);
 await c.run(`COPY groups TO '${out}/groups.parquet' (FORMAT parquet, ROW_GROUP_SIZE 2048, COMPRESSION zstd)`);
 
+// INTERVAL (months, days, milliseconds in 12 bytes), which Riffle keeps as fixed-size binary; and
+// a Brotli-compressed file, a codec Riffle cannot read, which must fail before anything is written.
+await c.run(`COPY (SELECT i::INTEGER AS id,
+    CASE WHEN i % 4 = 0 THEN NULL ELSE to_months(i) + to_days(i * 3) + to_milliseconds(i * 1001) END AS ivl
+  FROM range(20) t(i)) TO '${out}/interval.parquet' (FORMAT parquet)`);
+await c.run(`COPY (SELECT i::INTEGER AS id, 'v' || (i % 10)::VARCHAR AS s FROM range(100) t(i))
+  TO '${out}/brotli.parquet' (FORMAT parquet, COMPRESSION brotli)`);
+
 // The expected values, as ArrowValues shows them.
 const forms = {
   types: `SELECT id, tiny, small, big, ubig::VARCHAR AS ubig, f, d, dec12::VARCHAR AS dec12,
@@ -84,4 +92,4 @@ const g = await c.runAndReadAll(`SELECT row_group_id, max(row_group_num_rows) AS
   FROM parquet_metadata('${out}/groups.parquet') GROUP BY ALL ORDER BY row_group_id`);
 expected.groups = { row_groups: g.getRowObjectsJson() };
 writeFileSync(`${out}/expected.json`, JSON.stringify(expected) + '\n');
-console.log('wrote types.parquet, nested.parquet, groups.parquet, expected.json');
+console.log('wrote types.parquet, nested.parquet, groups.parquet, interval.parquet, brotli.parquet, expected.json');

@@ -363,6 +363,15 @@ public final class ConvertCommand implements Callable<Integer> {
                         + ")");
         spec.commandLine().getOut().flush();
       }
+      String skipped = r.manifest().metadata().get(H5adConverter.SKIPPED_KEY);
+      if (skipped != null && !output.json) {
+        // Parts of the file that the dataset lacks: said with the summary, not only kept in the
+        // manifest.
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(
+            "not converted (kept in metadata " + H5adConverter.SKIPPED_KEY + "): " + skipped);
+        out.flush();
+      }
       return 0;
     }
   }

@@ -83,6 +83,16 @@ class ConvertH5adTest {
     assertThat(bad.err()).contains("--x-dtype: X dtype 'half' is none of stored, float32, float64");
   }
 
+  /** What the dataset lacks was only in its metadata; the user saw a clean summary. */
+  @Test
+  void saysWhatItDidNotConvert() throws Exception {
+    anndata("sweep.py", "obsm-frame");
+    Cli.Result r =
+        Cli.ok("convert", "h5ad", dir.resolve("x.h5ad").toString(), dir.resolve("a").toString());
+    assertThat(r.outLines())
+        .contains("not converted (kept in metadata anndata.skipped): obsm/df (dataframe)");
+  }
+
   private static JsonNode field(JsonNode schema, String name) {
     for (JsonNode f : schema) {
       if (f.get("name").asText().equals(name)) {

@@ -22,7 +22,6 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.SeekableReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.ipc.message.ArrowFooter;
-import org.apache.arrow.vector.util.ValueVectorUtility;
 
 /**
  * An Arrow IPC input opened so that nothing in it is lost or misread without an error.
@@ -353,9 +352,9 @@ final class ArrowIpcInput implements AutoCloseable {
       at = messages.batchOffset;
     }
     try {
-      ValueVectorUtility.validateFull(root);
+      ArrowValidation.validateFull(root);
       for (Dictionary d : reader.getDictionaryVectors().values()) {
-        ValueVectorUtility.validateFull(d.getVector());
+        ArrowValidation.validateFull(d.getVector());
       }
     } catch (IOException | RuntimeException e) {
       failed = true;

@@ -176,10 +176,8 @@ final class ArrowToParquet {
         if ("UUID".equals(logical) && w == 16) {
           return b.as(LogicalTypeAnnotation.uuidType()).named(name);
         }
-        if ("INTERVAL".equals(logical) && w == 12) {
-          return b.as(LogicalTypeAnnotation.IntervalLogicalTypeAnnotation.getInstance())
-              .named(name);
-        }
+        // An INTERVAL stays plain 12 bytes: parquet-java writes the INTERVAL annotation with the
+        // logical type UNKNOWN, which tells readers (DuckDB) that every value is null.
         return b.named(name);
       default:
         throw new IllegalArgumentException(

@@ -13,6 +13,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
@@ -58,14 +59,51 @@ final class ParquetBatchReader implements AutoCloseable {
       if (e instanceof java.nio.file.NoSuchFileException) {
         throw (IOException) e;
       }
-      throw new InputException(name, "not a readable Parquet file (" + oneLine(e) + ")", e);
+      // parquet-java names the file by its InputFile's toString ("LocalInputFile@2b84bb4b").
+      String why = oneLine(e);
+      String prefix = file + " is not a Parquet file";
+      if (why.startsWith(prefix)) {
+        why = why.substring(prefix.length()).replaceAll("^[.\\s]+", "");
+        if (why.startsWith("(") && why.endsWith(")")) {
+          why = why.substring(1, why.length() - 1);
+        }
+      }
+      why = why.replace(String.valueOf(file), "it");
+      throw new InputException(name, "not a readable Parquet file (" + why + ")", e);
     }
     try {
+      refuseUnreadableCodecs(r, name);
       return new ParquetBatchReader(
           r, name, ParquetSchemas.toArrow(r.getFileMetaData().getSchema(), name));
     } catch (IOException | RuntimeException e) {
       r.close();
       throw e;
+    }
+  }
+
+  /**
+   * Fails before anything is written where a column chunk uses a codec parquet-java cannot
+   * decompress here (it would fail at that row group, naming a Hadoop class).
+   */
+  private static void refuseUnreadableCodecs(ParquetFileReader r, String name)
+      throws InputException {
+    List<BlockMetaData> groups = r.getRowGroups();
+    for (int g = 0; g < groups.size(); g++) {
+      for (var c : groups.get(g).getColumns()) {
+        CompressionCodecName codec = c.getCodec();
+        if (codec == CompressionCodecName.BROTLI || codec == CompressionCodecName.LZO) {
+          throw new InputException(
+              name,
+              "column '"
+                  + c.getPath().toDotString()
+                  + "' (row group "
+                  + g
+                  + ") is compressed with "
+                  + codec
+                  + ", which Riffle cannot read; rewrite the file with ZSTD, SNAPPY, GZIP, LZ4_RAW"
+                  + " or no compression");
+        }
+      }
     }
   }
 

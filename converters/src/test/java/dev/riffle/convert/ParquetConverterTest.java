@@ -239,7 +239,9 @@ class ParquetConverterTest {
     assertThatThrownBy(() -> convert(List.of(text), out, ConvertOptions.defaults()))
         .isInstanceOf(InputException.class)
         .hasMessageStartingWith(text + ": not a readable Parquet file")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"))
+        // Not parquet-java's name for it ("LocalInputFile@2b84bb4b").
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("InputFile@"));
 
     Path good = dir.resolve("good.parquet");
     ParquetFixtures.writeAllTypes(good, 2000, 4, CompressionCodecName.SNAPPY, 1 << 20);
@@ -249,6 +251,21 @@ class ParquetConverterTest {
     assertThatThrownBy(() -> convert(List.of(good, truncated), out, ConvertOptions.defaults()))
         .isInstanceOf(InputException.class)
         .hasMessageStartingWith(truncated + ": ");
+    assertThat(out).doesNotExist();
+  }
+
+  @Test
+  void aCodecThatCannotBeReadFailsNamingTheColumnBeforeWritingAnything() throws IOException {
+    // DuckDB writes Brotli on request; parquet-java needs a Hadoop codec class that is not here,
+    // and failed at the row group naming that class.
+    Path brotli = DuckDbParquetTest.FIXTURES.resolve("brotli.parquet");
+    Path out = dir.resolve("out");
+    assertThatThrownBy(() -> convert(List.of(brotli), out, ConvertOptions.defaults()))
+        .isInstanceOf(InputException.class)
+        .hasMessage(
+            brotli
+                + ": column 'id' (row group 0) is compressed with BROTLI, which Riffle cannot"
+                + " read; rewrite the file with ZSTD, SNAPPY, GZIP, LZ4_RAW or no compression");
     assertThat(out).doesNotExist();
   }
 

@@ -32,6 +32,9 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,7 +94,17 @@ class RoundTripTest {
         ParquetFileReader.open(new LocalInputFile(dir.resolve("back.parquet")))) {
       back = r.getFileMetaData().getSchema();
     }
-    assertThat(back.getFields()).isEqualTo(ParquetFixtures.ALL_TYPES.getFields());
+    // Every type comes back as it was, but INTERVAL: parquet-java writes its annotation with the
+    // logical type UNKNOWN, which DuckDB (and the Parquet spec) reads as "every value null", so the
+    // export keeps its 12 bytes unannotated (DuckDbExportTest).
+    List<Type> want = new ArrayList<>();
+    for (Type t : ParquetFixtures.ALL_TYPES.getFields()) {
+      want.add(
+          t.getName().equals("ivl")
+              ? Types.optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(12).named("ivl")
+              : t);
+    }
+    assertThat(back.getFields()).isEqualTo(want);
     toRiffle(dir.resolve("back.parquet"), dir.resolve("d2"));
     assertThat(read(dir.resolve("d2"))).isEqualTo(expected);
     assertThat(dir).isDirectoryNotContaining("glob:**/.back.parquet.tmp-*");

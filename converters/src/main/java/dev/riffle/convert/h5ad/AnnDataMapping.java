@@ -164,6 +164,10 @@ final class AnnDataMapping implements AutoCloseable {
       tableRows.put("raw_var", Hdf.length(frameIndex(rv)));
     }
     Long genes = x != null ? Long.valueOf(vars) : tableRows.get("var");
+    if (x == null && genes != null) {
+      // No X: the shape's second number is var's length, as anndata reports it.
+      vars = genes;
+    }
     for (String pairwise : List.of("obsp", "varp")) {
       Long side = pairwise.equals("obsp") ? Long.valueOf(rows) : genes;
       for (String k : children(group(h5, pairwise))) {

@@ -26,10 +26,11 @@ final class ArrayColumn extends Column {
    * @return the column, or null if the dataset's type has no Arrow counterpart
    */
   static ArrayColumn of(String name, Dataset data) {
+    // The stored dtype exactly, so that unsigned integers stay unsigned (uint64 has no Java type).
     ArrowType t =
         data.getDataType() instanceof EnumDataType
             ? ArrowType.Bool.INSTANCE
-            : Values.arrowType(data.getJavaType());
+            : Values.arrowType(data);
     return t == null || data.getDimensions().length != 1 ? null : new ArrayColumn(name, data, t);
   }
 

@@ -40,7 +40,8 @@ final class Frame {
       if (!(ix instanceof Dataset)) {
         throw new InputException(file, where + " has no index (its _index attribute names none)");
       }
-      out.add(column(file, g, index, indexName, ids, allocator));
+      long rows = Hdf.length((Dataset) ix);
+      out.add(column(file, g, index, indexName, rows, ids, allocator));
       taken.add(indexName);
       Set<String> names = new LinkedHashSet<>(Hdf.attrStrings(g, "column-order"));
       if (names.isEmpty()) {
@@ -53,7 +54,7 @@ final class Frame {
       for (String c : names) {
         String name = taken.contains(c) ? where + "." + c : c;
         taken.add(name);
-        out.add(column(file, g, c, name, ids, allocator));
+        out.add(column(file, g, c, name, rows, ids, allocator));
       }
       return out;
     } catch (InputException | RuntimeException e) {
@@ -63,9 +64,15 @@ final class Frame {
   }
 
   private static Column column(
-      String file, Group g, String child, String name, AtomicLong ids, BufferAllocator allocator)
+      String file,
+      Group g,
+      String child,
+      String name,
+      long rows,
+      AtomicLong ids,
+      BufferAllocator allocator)
       throws InputException {
-    String where = g.getPath().replaceAll("^/", "") + "/" + child;
+    String where = Hdf.where(g) + "/" + child;
     Node n = Hdf.child(g, child);
     if (n == null) {
       throw new InputException(file, where + " is listed in column-order but missing");
@@ -77,24 +84,27 @@ final class Frame {
         case "categorical":
           return new CategoricalColumn(
               name,
-              dataset(file, c, "codes"),
-              Hdf.all(dataset(file, c, "categories")),
+              sized(file, where, dataset(file, c, "codes"), rows),
+              categories(dataset(file, c, "categories")),
               "true".equalsIgnoreCase(Hdf.attr(c, "ordered")),
               ids.getAndIncrement(),
               allocator);
         case "nullable-integer":
         case "nullable-boolean":
-          return new MaskedColumn(
+        case "nullable-string-array":
+          return MaskedColumn.of(
+              file,
+              where,
               name,
-              dataset(file, c, "values"),
-              dataset(file, c, "mask"),
-              enc.equals("nullable-boolean"));
+              sized(file, where, dataset(file, c, "values"), rows),
+              sized(file, where, dataset(file, c, "mask"), rows),
+              enc);
         default:
           throw new InputException(
               file, where + " has the encoding '" + enc + "', which is not supported in a frame");
       }
     }
-    Dataset d = (Dataset) n;
+    Dataset d = sized(file, where, (Dataset) n, rows);
     Attribute legacy = d.getAttribute("categories");
     if (legacy != null) {
       return new CategoricalColumn(
@@ -126,7 +136,7 @@ final class Frame {
       try {
         Node target = g.getHdfFile().getNodeByAddress((Long) r);
         if (target instanceof Dataset) {
-          return Hdf.all((Dataset) target);
+          return categories((Dataset) target);
         }
       } catch (RuntimeException e) {
         // Fall back to the conventional place below.
@@ -134,18 +144,56 @@ final class Frame {
     }
     Node cats = Hdf.child(g, "__categories");
     if (cats instanceof Group && Hdf.child((Group) cats, child) instanceof Dataset) {
-      return Hdf.all((Dataset) Hdf.child((Group) cats, child));
+      return categories((Dataset) Hdf.child((Group) cats, child));
     }
     throw new InputException(
-        file, g.getPath() + "/" + child + " has a categories reference that cannot be resolved");
+        file, Hdf.where(g) + "/" + child + " has a categories reference that cannot be resolved");
+  }
+
+  /**
+   * A categorical's categories. Boolean ones (an HDF5 enum, which jhdf reads as "TRUE"/"FALSE")
+   * become "True"/"False", as pandas shows them, like numbers become their decimal strings.
+   */
+  private static Object categories(Dataset d) {
+    Object all = Hdf.all(d);
+    if (d.getDataType() instanceof io.jhdf.object.datatype.EnumDataType
+        && all instanceof String[]) {
+      String[] s = ((String[]) all).clone();
+      for (int i = 0; i < s.length; i++) {
+        s[i] =
+            "TRUE".equalsIgnoreCase(s[i])
+                ? "True"
+                : "FALSE".equalsIgnoreCase(s[i]) ? "False" : s[i];
+      }
+      return s;
+    }
+    return all;
   }
 
   static Dataset dataset(String file, Group g, String child) throws InputException {
     Node n = Hdf.child(g, child);
     if (!(n instanceof Dataset)) {
-      throw new InputException(
-          file, g.getPath().replaceAll("^/", "") + "/" + child + " is missing");
+      throw new InputException(file, Hdf.where(g) + "/" + child + " is missing");
     }
     return (Dataset) n;
+  }
+
+  /** The dataset, if it has one value per row of the frame (a short one failed mid-conversion). */
+  private static Dataset sized(String file, String where, Dataset d, long rows)
+      throws InputException {
+    long[] dims = d.getDimensionsAsLong();
+    if (dims.length >= 1 && dims[0] != rows) {
+      throw new InputException(
+          file,
+          where
+              + (d.getName().equals(where.substring(where.lastIndexOf('/') + 1))
+                  ? ""
+                  : "/" + d.getName())
+              + " has "
+              + dims[0]
+              + " values, but the frame's index has "
+              + rows);
+    }
+    return d;
   }
 }

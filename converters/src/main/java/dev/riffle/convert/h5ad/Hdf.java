@@ -49,9 +49,31 @@ final class Hdf {
     return e == null ? "" : e;
   }
 
-  /** A child, or null. */
+  /**
+   * A child, or null. A name with '/' is a path: h5py (and so anndata) stores a column named "a/b"
+   * as the dataset b in a group a, and reads it back under its whole name.
+   */
   static Node child(Group g, String name) {
-    return g.getChildren().get(name);
+    Node n = g.getChildren().get(name);
+    if (n != null || name.indexOf('/') < 0) {
+      return n;
+    }
+    Node at = g;
+    for (String part : name.split("/")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      if (!(at instanceof Group)) {
+        return null;
+      }
+      at = ((Group) at).getChildren().get(part);
+    }
+    return at == g ? null : at;
+  }
+
+  /** A group's path for messages: "obs", "raw/var". */
+  static String where(Group g) {
+    return g.getPath().replaceAll("^/+|/+$", "");
   }
 
   static long length(Dataset d) {

@@ -43,7 +43,14 @@ final class Uns {
       }
       ObjectNode o = F.objectNode();
       for (Node c : ((Group) n).getChildren().values()) {
-        JsonNode v = node(c, path + "/" + c.getName(), skipped);
+        JsonNode v;
+        try {
+          v = node(c, path + "/" + c.getName(), skipped);
+        } catch (RuntimeException e) {
+          // uns is metadata: an entry jhdf cannot read is listed as skipped, not fatal.
+          skipped.add(path + "/" + c.getName() + " (unreadable: " + Hdf.oneLine(e) + ")");
+          continue;
+        }
         if (v != null) {
           o.set(c.getName(), v);
         }
@@ -54,6 +61,10 @@ final class Uns {
     boolean bool = d.getDataType() instanceof EnumDataType;
     if (d.isScalar()) {
       return scalar(d.getData(), bool);
+    }
+    if (d.getSize() == 0) {
+      // jhdf returns no array for an empty dataset.
+      return F.arrayNode();
     }
     if (d.getDimensions().length > 2 || d.getSize() > MAX_ELEMENTS || d.isCompound()) {
       skipped.add(path + " (" + d.getSize() + " elements)");
@@ -81,6 +92,10 @@ final class Uns {
     }
     if (v instanceof Double || v instanceof Float) {
       return F.numberNode(((Number) v).doubleValue());
+    }
+    if (v instanceof java.math.BigInteger) {
+      // uint64: jhdf's BigInteger, whose longValue() would wrap values from 2^63 to negatives.
+      return F.numberNode((java.math.BigInteger) v);
     }
     if (v instanceof Number) {
       return F.numberNode(((Number) v).longValue());

@@ -43,6 +43,10 @@ final class Values {
     if (t instanceof FloatingPoint && t.getSize() == 8) {
       return FLOAT64;
     }
+    if (t instanceof io.jhdf.object.datatype.EnumDataType) {
+      // numpy bool: jhdf reads it as the strings "TRUE"/"FALSE", which are no utf8 values.
+      return ArrowType.Bool.INSTANCE;
+    }
     return arrowType(d.getJavaType());
   }
 
