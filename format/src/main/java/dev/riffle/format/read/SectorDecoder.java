@@ -7,6 +7,7 @@ import dev.riffle.format.RecordInput;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -168,6 +169,86 @@ final class SectorDecoder {
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
+  }
+
+  /**
+   * Adds to {@code s} an estimate of what decoding page-relative rows [from, from + count) of a
+   * SECTORS page held whole will allocate, from each RECORDS sector's bytes without decoding it
+   * ({@link RowCodec#estimateRecords}): a plain sector's record offsets give the rows' record
+   * bytes; a compressed one gives the rows their share of its frame's content size, read from the
+   * frame header (inflating it twice would cost more than growing vectors). It only sizes vectors:
+   * nothing here is verified, and decoding checks every sector as it would without it.
+   *
+   * @return false if the rows cannot be estimated so (other sector codecs, groups, or a header that
+   *     makes no sense; decoding will report it)
+   */
+  boolean estimatePageRows(PageInfo page, ByteBuffer buf, int from, int count, VectorSizes s) {
+    buf = buf.order(ByteOrder.LITTLE_ENDIAN);
+    int end = from + count;
+    int sector = page.index().floorIndex(from);
+    int k = from;
+    while (k < end) {
+      int first = (int) page.index().get(sector);
+      int next =
+          sector + 1 < page.index().size() ? (int) page.index().get(sector + 1) : page.rowCount();
+      int pos = sector * FileLayout.SECTOR_BYTES;
+      int n = next - first;
+      int kFrom = k - first;
+      int kTo = Math.min(end, next) - first;
+      if (n <= 0
+          || kTo <= kFrom
+          || pos + FileLayout.SECTOR_BYTES > buf.limit()
+          || (buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF) != SectorLayout.CODEC_RECORDS) {
+        return false;
+      }
+      long bytes = recordBytes(buf, pos, n, kFrom, kTo);
+      if (bytes < 0 || !rows.estimateRecords(kTo - kFrom, bytes, s)) {
+        return false;
+      }
+      k = first + kTo;
+      sector++;
+    }
+    return true;
+  }
+
+  /**
+   * The record bytes of rows [kFrom, kTo) of the n-row RECORDS sector at {@code pos}, estimated for
+   * a compressed one; -1 if its header or offsets make no sense.
+   */
+  private static long recordBytes(ByteBuffer buf, int pos, int n, int kFrom, int kTo) {
+    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
+    int bitmapBytes = (flags & SectorLayout.FLAG_VALIDITY) != 0 ? Bitmaps.bytes(n) : 0;
+    if ((flags & SectorLayout.FLAG_ZSTD) != 0) {
+      int frameLength = buf.getShort(pos + SectorLayout.FRAME_LENGTH_OFFSET) & 0xFFFF;
+      if (frameLength < 1 || SectorLayout.HEADER_BYTES + frameLength > SectorLayout.CRC_OFFSET) {
+        return -1;
+      }
+      // The content size is in the frame header, at most 18 bytes.
+      int headerBytes = Math.min(frameLength, 18);
+      byte[] frame = SECTOR_INFLATER.get().frame;
+      buf.get(pos + SectorLayout.HEADER_BYTES, frame, 0, headerBytes);
+      long size = Zstd.getFrameContentSize(frame, 0, headerBytes);
+      if (size < 1 || size > SectorLayout.MAX_ZSTD_PAYLOAD_BYTES) {
+        return -1;
+      }
+      // The payload: the bitmap, n + 1 offsets at most, then the records.
+      long records = Math.max(0, size - bitmapBytes - 2L * (n + 1));
+      return (records * (kTo - kFrom) + n - 1) / n;
+    }
+    int p = pos + SectorLayout.HEADER_BYTES;
+    int from = kFrom;
+    int to = kTo;
+    if (bitmapBytes > 0) {
+      from = Bitmaps.rank(buf, p, kFrom);
+      to = Bitmaps.rank(buf, p, kTo);
+      p += bitmapBytes;
+    }
+    if (p + 2 * (to + 1) > pos + SectorLayout.CRC_OFFSET) {
+      return -1;
+    }
+    int a = buf.getShort(p + 2 * from) & 0xFFFF;
+    int b = buf.getShort(p + 2 * to) & 0xFFFF;
+    return b >= a ? b - a : -1;
   }
 
   /**
