@@ -7,11 +7,15 @@ import dev.riffle.format.RecordInput;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.Buffers;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
 
 /**
  * Decodes rows of one column's SECTORS pages (FORMAT.md §5.1): checks each sector (CRC32C, header)
@@ -104,6 +108,13 @@ final class SectorDecoder {
             throw new CorruptFileException(
                 resource, fileOffset, "sector values overrun the sector");
           }
+          if (valid == memo.rows
+              && t.single instanceof BaseFixedWidthVector f
+              && !(f instanceof BitVector)) {
+            // No null row: the rows' values are consecutive, written in one pass.
+            decodeFixed(d, p, isFor, reference, bitWidth, kFrom, kTo - kFrom, f, outStart);
+            return;
+          }
           for (int k = kFrom; k < kTo; k++) {
             int j = outStart + (k - kFrom);
             if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
@@ -169,6 +180,45 @@ final class SectorDecoder {
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
+  }
+
+  /**
+   * Writes the {@code count} values from value {@code first} of a FLAT or FOR sector without null
+   * rows into slots {@code [out, out + count)} of {@code v}: a FLAT sector's as one copy, a FOR
+   * sector's unpacked into a scratch array and stored by address, after one capacity check (not a
+   * bounds-checked store per value). The caller checked that the values lie in the sector.
+   */
+  private static void decodeFixed(
+      ByteBuffer d,
+      int p,
+      boolean isFor,
+      long reference,
+      int bitWidth,
+      int first,
+      int count,
+      BaseFixedWidthVector v,
+      int out) {
+    while (v.getValueCapacity() < out + count) {
+      v.reAlloc();
+    }
+    int w = v.getTypeWidth();
+    if (!isFor) {
+      Buffers.copy(v.getDataBuffer(), (long) out * w, d, p + first * w, count * w);
+    } else {
+      long[] values = LIST_SCRATCH.get().counts(count);
+      BitPacking.unpack(d, p, first, count, bitWidth, values);
+      long at = v.getDataBuffer().memoryAddress() + (long) out * w;
+      for (int i = 0; i < count; i++, at += w) {
+        long value = reference + values[i];
+        switch (w) {
+          case 1 -> MemoryUtil.putByte(at, (byte) value);
+          case 2 -> MemoryUtil.putShort(at, (short) value);
+          case 4 -> MemoryUtil.putInt(at, (int) value);
+          default -> MemoryUtil.putLong(at, value);
+        }
+      }
+    }
+    Buffers.setValid(v.getValidityBuffer(), out, count);
   }
 
   /**
@@ -341,7 +391,10 @@ final class SectorDecoder {
     return c;
   }
 
-  /** A per-thread buffer for the record of one LISTS row: varint count, then its items. */
+  /**
+   * Per-thread scratch: the record of one LISTS row (varint count, then its items), and the counts
+   * of a LISTS sector or the values of a FOR sector, unpacked.
+   */
   private static final class ListScratch {
     private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
     ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
