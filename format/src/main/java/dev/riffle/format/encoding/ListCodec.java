@@ -286,7 +286,7 @@ final class ListCodec extends ValueCodec {
       return false;
     }
     s.values += count;
-    s.children[0].values += bytes / w;
+    items.addFixed(s.children[0], bytes / w);
     return true;
   }
 
