@@ -110,7 +110,8 @@ final class SectorDecoder {
           }
           if (valid == memo.rows
               && t.single instanceof BaseFixedWidthVector f
-              && !(f instanceof BitVector)) {
+              && !(f instanceof BitVector)
+              && f.getTypeWidth() == valueWidth) {
             // No null row: the rows' values are consecutive, written in one pass.
             decodeFixed(d, p, isFor, reference, bitWidth, kFrom, kTo - kFrom, f, outStart);
             return;
