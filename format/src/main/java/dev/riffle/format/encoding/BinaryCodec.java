@@ -66,6 +66,14 @@ final class BinaryCodec extends ValueCodec {
   }
 
   @Override
+  public boolean estimateRecords(long count, long bytes, VectorSizes s) {
+    // A whole-form value is its bytes, without a length.
+    s.values += count;
+    s.bytes += bytes;
+    return true;
+  }
+
+  @Override
   public void presize(FieldVector v, VectorSizes s) {
     s.sizeVariable(v);
   }

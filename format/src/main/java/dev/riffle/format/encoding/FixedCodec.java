@@ -3,9 +3,7 @@ package dev.riffle.format.encoding;
 import dev.riffle.format.ByteSink;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.RecordInput;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -50,7 +48,7 @@ final class FixedCodec extends ValueCodec {
     BaseFixedWidthVector v = (BaseFixedWidthVector) vector;
     ensureCapacity(v, start + count);
     Buffers.copy(v.getDataBuffer(), (long) start * width, in.buffer(), n, count * width);
-    setValid(v.getValidityBuffer(), start, count);
+    Buffers.setValid(v.getValidityBuffer(), start, count);
   }
 
   @Override
@@ -78,23 +76,6 @@ final class FixedCodec extends ValueCodec {
   static void ensureCapacity(BaseFixedWidthVector v, int slots) {
     while (v.getValueCapacity() < slots) {
       v.reAlloc();
-    }
-  }
-
-  /** Marks slots valid, whole bytes at a time in the middle (long numeric lists are common). */
-  static void setValid(ArrowBuf validity, int start, int count) {
-    int i = start;
-    int end = start + count;
-    for (; i < end && (i & 7) != 0; i++) {
-      BitVectorHelper.setBit(validity, i);
-    }
-    int bytes = (end - i) >>> 3;
-    if (bytes > 0) {
-      validity.setOne((long) (i >>> 3), (long) bytes);
-      i += bytes << 3;
-    }
-    for (; i < end; i++) {
-      BitVectorHelper.setBit(validity, i);
     }
   }
 }

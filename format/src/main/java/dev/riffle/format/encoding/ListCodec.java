@@ -160,9 +160,12 @@ final class ListCodec extends ValueCodec {
       if (k > runStart) {
         items.decodeRun(in, child, first + runStart, k - runStart);
       }
+      int nullStart = k;
       while (k < n && !Bitmaps.get(in.buffer(), bitmap, k)) {
-        child.setNull(first + k);
         k++;
+      }
+      if (k > nullStart) {
+        Buffers.setNullZeroed(child, first + nullStart, k - nullStart);
       }
     }
   }
@@ -272,6 +275,19 @@ final class ListCodec extends ValueCodec {
       return;
     }
     measureItems(items, itemsNullable, in, s.children[0], readCount(in));
+  }
+
+  @Override
+  public boolean estimateRecords(long count, long bytes, VectorSizes s) {
+    // Items of a fixed width: a record holds at most its bytes / width of them unless some are
+    // null; the count and bitmap bytes make it a slight overestimate.
+    int w = items.fixedWidth();
+    if (w <= 0) {
+      return false;
+    }
+    s.values += count;
+    items.addFixed(s.children[0], bytes / w);
+    return true;
   }
 
   @Override

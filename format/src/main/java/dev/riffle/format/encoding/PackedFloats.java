@@ -166,7 +166,7 @@ final class PackedFloats {
         unpack(in.buffer(), at, n, w, m, addr, width);
       }
     }
-    FixedCodec.setValid(v.getValidityBuffer(), first, n);
+    Buffers.setValid(v.getValidityBuffer(), first, n);
   }
 
   /**

@@ -188,7 +188,7 @@ final class PackedLists {
         store(addr, j + 1, width, x);
       }
     }
-    FixedCodec.setValid(v.getValidityBuffer(), first, n);
+    Buffers.setValid(v.getValidityBuffer(), first, n);
   }
 
   /** Packed bytes of a list read from a direct buffer, one array per reader thread. */

@@ -92,6 +92,23 @@ public abstract class ValueCodec {
   }
 
   /**
+   * Adds to {@code s} an estimate of what {@code count} values in whole form (each the entire
+   * record, not packed) will add when their records hold {@code bytes} bytes in all, if the byte
+   * count alone gives one: a compressed sector tells its inflated size, not its records. For the
+   * items of a list it is an upper bound only when they are not null (a null item costs one bit); a
+   * vector the estimate leaves too small grows while decoding.
+   *
+   * @return false if the bytes say nothing useful (the defaults then size the vectors)
+   */
+  public boolean estimateRecords(long count, long bytes, VectorSizes s) {
+    if (fixedWidth() > 0) {
+      addFixed(s, count);
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Sets the initial capacities of {@code v} and its children from {@code s}; the caller then
    * allocates {@code v} once, with {@code allocateNew()}.
    */

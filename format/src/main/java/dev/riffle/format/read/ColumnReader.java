@@ -286,10 +286,17 @@ final class ColumnReader implements AutoCloseable {
     }
   }
 
-  /** {@link #measureRow} for page-relative rows [from, from + count) of a page held whole. */
+  /**
+   * {@link #measureRow} for page-relative rows [from, from + count) of a page held whole; rows of a
+   * SECTORS page are estimated instead ({@link SectorDecoder#estimatePageRows}).
+   */
   boolean measurePageRows(int p, ByteBuffer pageBuf, int from, int count, VectorSizes s) {
     PageInfo page = pages[p];
     try {
+      if (page.layout() == ColumnLayout.LAYOUT_SECTORS) {
+        // Rows in sectors are estimated from the sectors' headers and offsets, not decoded twice.
+        return sectors.estimatePageRows(page, pageBuf, from, count, s);
+      }
       long[] range = new long[2];
       for (int k = from; k < from + count; k++) {
         boolean ok;

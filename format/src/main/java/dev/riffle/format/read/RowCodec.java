@@ -71,6 +71,15 @@ final class RowCodec {
   }
 
   /**
+   * Adds to {@code s} an estimate of what {@code count} records of {@code bytes} bytes in all will
+   * allocate, if a single field's codec can tell from the bytes alone ({@link
+   * ValueCodec#estimateRecords}); false for groups.
+   */
+  boolean estimateRecords(long count, long bytes, VectorSizes s) {
+    return codec != null && codec.estimateRecords(count, bytes, s);
+  }
+
+  /**
    * Whether measuring the rows before decoding sizes the result better than the defaults do: for
    * variable-size values only (fixed-width vectors are sized exactly from the row count anyway).
    */

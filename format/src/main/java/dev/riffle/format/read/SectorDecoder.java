@@ -7,10 +7,15 @@ import dev.riffle.format.RecordInput;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
+import dev.riffle.format.encoding.Buffers;
+import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
 
 /**
  * Decodes rows of one column's SECTORS pages (FORMAT.md §5.1): checks each sector (CRC32C, header)
@@ -103,6 +108,14 @@ final class SectorDecoder {
             throw new CorruptFileException(
                 resource, fileOffset, "sector values overrun the sector");
           }
+          if (valid == memo.rows
+              && t.single instanceof BaseFixedWidthVector f
+              && !(f instanceof BitVector)
+              && f.getTypeWidth() == valueWidth) {
+            // No null row: the rows' values are consecutive, written in one pass.
+            decodeFixed(d, p, isFor, reference, bitWidth, kFrom, kTo - kFrom, f, outStart);
+            return;
+          }
           for (int k = kFrom; k < kTo; k++) {
             int j = outStart + (k - kFrom);
             if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
@@ -168,6 +181,125 @@ final class SectorDecoder {
         throw new CorruptFileException(
             resource, fileOffset + SectorLayout.CODEC_OFFSET, "unknown sector codec " + codecId);
     }
+  }
+
+  /**
+   * Writes the {@code count} values from value {@code first} of a FLAT or FOR sector without null
+   * rows into slots {@code [out, out + count)} of {@code v}: a FLAT sector's as one copy, a FOR
+   * sector's unpacked into a scratch array and stored by address, after one capacity check (not a
+   * bounds-checked store per value). The caller checked that the values lie in the sector.
+   */
+  private static void decodeFixed(
+      ByteBuffer d,
+      int p,
+      boolean isFor,
+      long reference,
+      int bitWidth,
+      int first,
+      int count,
+      BaseFixedWidthVector v,
+      int out) {
+    while (v.getValueCapacity() < out + count) {
+      v.reAlloc();
+    }
+    int w = v.getTypeWidth();
+    if (!isFor) {
+      Buffers.copy(v.getDataBuffer(), (long) out * w, d, p + first * w, count * w);
+    } else {
+      long[] values = LIST_SCRATCH.get().counts(count);
+      BitPacking.unpack(d, p, first, count, bitWidth, values);
+      long at = v.getDataBuffer().memoryAddress() + (long) out * w;
+      for (int i = 0; i < count; i++, at += w) {
+        long value = reference + values[i];
+        switch (w) {
+          case 1 -> MemoryUtil.putByte(at, (byte) value);
+          case 2 -> MemoryUtil.putShort(at, (short) value);
+          case 4 -> MemoryUtil.putInt(at, (int) value);
+          default -> MemoryUtil.putLong(at, value);
+        }
+      }
+    }
+    Buffers.setValid(v.getValidityBuffer(), out, count);
+  }
+
+  /**
+   * Adds to {@code s} an estimate of what decoding page-relative rows [from, from + count) of a
+   * SECTORS page held whole will allocate, from each RECORDS sector's bytes without decoding it
+   * ({@link RowCodec#estimateRecords}): a plain sector's record offsets give the rows' record
+   * bytes; a compressed one gives the rows their share of its frame's content size, read from the
+   * frame header (inflating it twice would cost more than growing vectors). It only sizes vectors:
+   * nothing here is verified, and decoding checks every sector as it would without it.
+   *
+   * @return false if the rows cannot be estimated so (other sector codecs, groups, or a header that
+   *     makes no sense; decoding will report it)
+   */
+  boolean estimatePageRows(PageInfo page, ByteBuffer buf, int from, int count, VectorSizes s) {
+    buf = buf.order(ByteOrder.LITTLE_ENDIAN);
+    int end = from + count;
+    int sector = page.index().floorIndex(from);
+    int k = from;
+    while (k < end) {
+      int first = (int) page.index().get(sector);
+      int next =
+          sector + 1 < page.index().size() ? (int) page.index().get(sector + 1) : page.rowCount();
+      int pos = sector * FileLayout.SECTOR_BYTES;
+      int n = next - first;
+      int kFrom = k - first;
+      int kTo = Math.min(end, next) - first;
+      if (n <= 0
+          || kTo <= kFrom
+          || pos + FileLayout.SECTOR_BYTES > buf.limit()
+          || (buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF) != SectorLayout.CODEC_RECORDS) {
+        return false;
+      }
+      long bytes = recordBytes(buf, pos, n, kFrom, kTo);
+      if (bytes < 0 || !rows.estimateRecords(kTo - kFrom, bytes, s)) {
+        return false;
+      }
+      k = first + kTo;
+      sector++;
+    }
+    return true;
+  }
+
+  /**
+   * The record bytes of rows [kFrom, kTo) of the n-row RECORDS sector at {@code pos}, estimated for
+   * a compressed one; -1 if its header or offsets make no sense.
+   */
+  private static long recordBytes(ByteBuffer buf, int pos, int n, int kFrom, int kTo) {
+    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
+    int bitmapBytes = (flags & SectorLayout.FLAG_VALIDITY) != 0 ? Bitmaps.bytes(n) : 0;
+    if ((flags & SectorLayout.FLAG_ZSTD) != 0) {
+      int frameLength = buf.getShort(pos + SectorLayout.FRAME_LENGTH_OFFSET) & 0xFFFF;
+      if (frameLength < 1 || SectorLayout.HEADER_BYTES + frameLength > SectorLayout.CRC_OFFSET) {
+        return -1;
+      }
+      // The content size is in the frame header, at most 18 bytes.
+      int headerBytes = Math.min(frameLength, 18);
+      byte[] frame = SECTOR_INFLATER.get().frame;
+      buf.get(pos + SectorLayout.HEADER_BYTES, frame, 0, headerBytes);
+      long size = Zstd.getFrameContentSize(frame, 0, headerBytes);
+      if (size < 1 || size > SectorLayout.MAX_ZSTD_PAYLOAD_BYTES) {
+        return -1;
+      }
+      // The payload: the bitmap, n + 1 offsets at most, then the records.
+      long records = Math.max(0, size - bitmapBytes - 2L * (n + 1));
+      return (records * (kTo - kFrom) + n - 1) / n;
+    }
+    int p = pos + SectorLayout.HEADER_BYTES;
+    int from = kFrom;
+    int to = kTo;
+    if (bitmapBytes > 0) {
+      from = Bitmaps.rank(buf, p, kFrom);
+      to = Bitmaps.rank(buf, p, kTo);
+      p += bitmapBytes;
+    }
+    if (p + 2 * (to + 1) > pos + SectorLayout.CRC_OFFSET) {
+      return -1;
+    }
+    int a = buf.getShort(p + 2 * from) & 0xFFFF;
+    int b = buf.getShort(p + 2 * to) & 0xFFFF;
+    return b >= a ? b - a : -1;
   }
 
   /**
@@ -262,7 +394,10 @@ final class SectorDecoder {
     return c;
   }
 
-  /** A per-thread buffer for the record of one LISTS row: varint count, then its items. */
+  /**
+   * Per-thread scratch: the record of one LISTS row (varint count, then its items), and the counts
+   * of a LISTS sector or the values of a FOR sector, unpacked.
+   */
   private static final class ListScratch {
     private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
     ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
