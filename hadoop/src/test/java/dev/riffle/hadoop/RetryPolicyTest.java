@@ -120,6 +120,27 @@ class RetryPolicyTest {
   }
 
   @Test
+  void attemptsUsedUpBeforeTheFirstContactWindowStillSayNothingAnswered() {
+    // Short backoffs spend every attempt within the window (a default policy's random backoffs
+    // sometimes do): the reason given is still the endpoint, not --retries.
+    RetryPolicy p = RetryPolicy.defaults().withAttempts(3).withBackoff(1, 2);
+    assertThatThrownBy(
+            () ->
+                p.call(
+                    "listing s3a://b/x",
+                    "http://h:1",
+                    RetryPolicy.Listener.NONE,
+                    false,
+                    () -> {
+                      throw new IOException(new ConnectException("Connection refused"));
+                    }))
+        .isInstanceOf(RetryPolicy.RetriesExhausted.class)
+        .hasMessageContaining("gave up after 3 attempts")
+        .hasMessageContaining("the endpoint never answered")
+        .hasMessageContaining("connection refused; endpoint http://h:1");
+  }
+
+  @Test
   void aFailingCallIsTriedAtMostMaxAttemptsWithEveryRetryReported() {
     java.util.List<String> heard = new java.util.ArrayList<>();
     java.util.concurrent.atomic.AtomicInteger calls =

@@ -50,6 +50,9 @@ public record RetryPolicy(
    */
   public static final double FIRST_CONTACT_SECONDS = 3;
 
+  private static final String NEVER_ANSWERED =
+      "the endpoint never answered: check that it is right and up";
+
   /** Told of each retry, for progress lines; called from any thread. */
   public interface Listener {
     Listener NONE = (what, attempt, maxAttempts, cause) -> {};
@@ -142,16 +145,21 @@ public record RetryPolicy(
         try {
           return call.call();
         } catch (IOException e) {
-          long wait = retryAfter(e, attempt, start, what, endpoint);
+          boolean neverAnswered = !answered && reachedNoServer(e);
+          long wait;
+          try {
+            wait = retryAfter(e, attempt, start, what, endpoint);
+          } catch (RetriesExhausted exhausted) {
+            // Short backoffs can use up the attempts inside the first-contact window: the reason
+            // to give is still that nothing ever answered.
+            if (!neverAnswered) {
+              throw exhausted;
+            }
+            wait = Long.MAX_VALUE / 2_000_000L;
+          }
           double elapsed = (System.nanoTime() - start) / 1e9;
-          if (!answered && elapsed + wait / 1e3 > FIRST_CONTACT_SECONDS && reachedNoServer(e)) {
-            throw giveUp(
-                e,
-                attempt,
-                elapsed,
-                what,
-                endpoint,
-                "the endpoint never answered: check that it is right and up");
+          if (neverAnswered && elapsed + wait / 1e3 > FIRST_CONTACT_SECONDS) {
+            throw giveUp(e, attempt, elapsed, what, endpoint, NEVER_ANSWERED);
           }
           listener.retrying(what, attempt, maxAttempts, describe(e));
           sleep(wait, what);
