@@ -117,8 +117,11 @@ public final class PageStatsCollector {
   }
 
   private long integer(ArrowBuf data, int i) {
-    int w = kind.width();
-    boolean signed = kind.order() == Order.SIGNED;
+    return integer(data, i, kind.width(), kind.order() == Order.SIGNED);
+  }
+
+  /** Value {@code i} of an integer buffer of width {@code w}, sign- or zero-extended. */
+  public static long integer(ArrowBuf data, int i, int w, boolean signed) {
     switch (w) {
       case 1:
         byte b = data.getByte(i);

@@ -1,6 +1,7 @@
 package dev.riffle.format.read;
 
 import dev.riffle.format.PageStatsLayout.Order;
+import dev.riffle.format.encoding.PageStatsCollector;
 import dev.riffle.format.read.PageFilter.Compare;
 import dev.riffle.format.read.PageFilter.Op;
 import java.math.BigDecimal;
@@ -8,7 +9,6 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.Decimal256Vector;
@@ -195,20 +195,7 @@ final class RowMatch {
     }
 
     private long integer(int i, boolean signed) {
-      ArrowBuf data = v.getDataBuffer();
-      switch (width) {
-        case 1:
-          byte b = data.getByte(i);
-          return signed ? b : b & 0xFF;
-        case 2:
-          short s = data.getShort((long) i * 2);
-          return signed ? s : s & 0xFFFF;
-        case 4:
-          int x = data.getInt((long) i * 4);
-          return signed ? x : x & 0xFFFFFFFFL;
-        default:
-          return data.getLong((long) i * 8);
-      }
+      return PageStatsCollector.integer(v.getDataBuffer(), i, width, signed);
     }
 
     private byte[] bytes(int i) {
