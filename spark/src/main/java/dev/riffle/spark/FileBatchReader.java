@@ -7,12 +7,15 @@ import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.io.RandomAccessSource;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageFilter;
+import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.ReadStats;
 import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.spark.vector.ColumnVectors;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -188,8 +191,8 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
    * filter's (a wide column, such as an embedding, beside narrow filter columns).
    */
   private boolean filterFirstPays(PageFilter filter, RowRanges rows) throws IOException {
-    java.util.Set<Integer> filterColumns = new java.util.HashSet<>();
-    java.util.Set<Integer> others = new java.util.HashSet<>();
+    Set<Integer> filterColumns = new HashSet<>();
+    Set<Integer> others = new HashSet<>();
     for (String f : factory.fields()) {
       int column = reader.schema().columnOf(reader.schema().fieldIndex(f));
       (filter.fields().contains(f) ? filterColumns : others).add(column);
@@ -205,10 +208,10 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
   private static final int FILTER_FIRST = 4;
 
   /** The bytes of the pages of these stored columns that hold some of {@code rows}. */
-  private long pageBytes(java.util.Set<Integer> columns, RowRanges rows) throws IOException {
+  private long pageBytes(Set<Integer> columns, RowRanges rows) throws IOException {
     long bytes = 0;
     for (int c : columns) {
-      for (dev.riffle.format.read.PageInfo p : reader.pages(c)) {
+      for (PageInfo p : reader.pages(c)) {
         if (!rows.intersect(RowRanges.of(p.firstRow(), p.firstRow() + p.rowCount())).isEmpty()) {
           bytes += p.byteLength();
         }
