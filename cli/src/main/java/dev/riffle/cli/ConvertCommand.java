@@ -123,6 +123,8 @@ public final class ConvertCommand implements Callable<Integer> {
       if (x != null) {
         o.put("xDtype", x);
         o.put("xFileDtype", r.manifest().metadata().get(H5adConverter.X_FILE_DTYPE_KEY));
+        // What the dataset lacks of the file, as the text summary says it.
+        o.put("notConverted", r.manifest().metadata().get(H5adConverter.SKIPPED_KEY));
       }
       out.println(o.toString());
       out.flush();

@@ -91,6 +91,16 @@ class ConvertH5adTest {
         Cli.ok("convert", "h5ad", dir.resolve("x.h5ad").toString(), dir.resolve("a").toString());
     assertThat(r.outLines())
         .contains("not converted (kept in metadata anndata.skipped): obsm/df (dataframe)");
+    JsonNode json =
+        Json.MAPPER.readTree(
+            Cli.ok(
+                    "convert",
+                    "h5ad",
+                    dir.resolve("x.h5ad").toString(),
+                    dir.resolve("b").toString(),
+                    "--json")
+                .out());
+    assertThat(json.get("notConverted").asText()).isEqualTo("obsm/df (dataframe)");
   }
 
   private static JsonNode field(JsonNode schema, String name) {
