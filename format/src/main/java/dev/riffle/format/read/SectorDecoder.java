@@ -22,9 +22,9 @@ import org.apache.arrow.vector.BitVector;
  * once per thread and buffer, inflates compressed sectors, and decodes FLAT, FOR, RECORDS and LISTS
  * values into the target vectors.
  *
- * <p>Why this file is a little long: the per-thread memo of the last checked sector, the inflate
- * and the four codecs' decoding share the sector's parsed header; they change together with
- * FORMAT.md §5.1.
+ * <p>Why this file stays whole: the per-thread memo of the last checked sector, the inflate, the
+ * four codecs' decoding and the estimate of a page's row sizes (which sizes a scan's vectors) all
+ * read the sector's parsed header; they change together with FORMAT.md §5.1.
  */
 final class SectorDecoder {
   private final String resource;
