@@ -16,17 +16,23 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
  * plain record. Form {@link #FORM_INTEGERS}, when every item is an integer-valued float (counts):
  * the smallest as a zigzag varint {@code m}, a bit width w and every item's excess over {@code m}
  * bit-packed with width w; an item is restored as the float equal to {@code m + excess}, which
- * gives back its exact bits.
+ * gives back its exact bits. Form {@link #FORM_DICTIONARY}, for other lists whose distinct values
+ * are few: the distinct values (by bits, in order of first appearance) and every item's index into
+ * them, bit-packed.
  *
  * <p>Why: single-cell counts are float32 values 1, 2, 3 … with a long tail. Stored as floats they
  * take 32 bits each and only zstd shrinks them, at the price of an inflate on every random read; as
- * integers they take the few bits their range needs and unpack at memory speed.
+ * integers they take the few bits their range needs and unpack at memory speed. Normalised counts
+ * (log1p of counts scaled per cell, what most published atlases store as X) are no longer integers,
+ * but a row holds only as many distinct values as it has distinct counts: a dictionary of those and
+ * a few bits an item, again without an inflate.
  */
 final class PackedFloats {
   private PackedFloats() {}
 
   static final int FORM_PLAIN = 0;
   static final int FORM_INTEGERS = 1;
+  static final int FORM_DICTIONARY = 2;
 
   /**
    * Largest magnitude of an item packed as an integer: every float of at most this magnitude that
@@ -85,9 +91,11 @@ final class PackedFloats {
       }
     }
     if (!integers) {
-      out.put((byte) FORM_PLAIN);
-      int at = out.reserve(n * width);
-      src.get(pos, out.array(), at, n * width);
+      if (!FloatDictionaries.pack(src, pos, n, width, out)) {
+        out.put((byte) FORM_PLAIN);
+        int at = out.reserve(n * width);
+        src.get(pos, out.array(), at, n * width);
+      }
       return;
     }
     out.put((byte) FORM_INTEGERS);
@@ -148,6 +156,8 @@ final class PackedFloats {
       int at = in.take((long) n * width);
       ByteBuffer buf = in.buffer();
       data.setBytes(slots, buf.duplicate().limit(at + n * width).position(at));
+    } else if (form == FORM_DICTIONARY) {
+      FloatDictionaries.decode(in, n, width, data.memoryAddress() + slots);
     } else {
       long m = PackedLists.unzigzag(in.varint64());
       int w = PackedLists.bitWidth(in);
@@ -279,7 +289,7 @@ final class PackedFloats {
 
   private static int form(RecordInput in) throws CorruptFileException {
     int form = in.u8();
-    if (form != FORM_PLAIN && form != FORM_INTEGERS) {
+    if (form != FORM_PLAIN && form != FORM_INTEGERS && form != FORM_DICTIONARY) {
       throw new CorruptFileException(
           in.resource(), in.fileOffset() - 1, "unknown packed float list form " + form);
     }
@@ -291,8 +301,13 @@ final class PackedFloats {
     if (n == 0) {
       return;
     }
-    if (form(in) == FORM_PLAIN) {
+    int form = form(in);
+    if (form == FORM_PLAIN) {
       in.take((long) n * width);
+      return;
+    }
+    if (form == FORM_DICTIONARY) {
+      FloatDictionaries.skip(in, n, width);
       return;
     }
     in.varint64();

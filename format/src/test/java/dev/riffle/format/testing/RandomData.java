@@ -106,6 +106,18 @@ public final class RandomData {
         }
         return;
       }
+      if (style.contains("_nrm") && (v instanceof Float4Vector || v instanceof Float8Vector)) {
+        // "_nrm" fields: normalised counts, log1p of a count times a scale, so a row holds as many
+        // distinct values as distinct counts (packed float lists in form DICTIONARY).
+        double count = r.nextInt(10) < 7 ? 1 + r.nextInt(3) : Math.floor(Math.exp(r.nextDouble(7)));
+        double x = Math.log1p(count * 1.7);
+        if (v instanceof Float4Vector) {
+          ((Float4Vector) v).setSafe(i, (float) x);
+        } else {
+          ((Float8Vector) v).setSafe(i, x);
+        }
+        return;
+      }
       if (style.startsWith("unit_") && v instanceof Float4Vector) {
         // Floats in [-1, 1), like embeddings: the byte planes of sign and exponent compress.
         ((Float4Vector) v).setSafe(i, (float) (r.nextDouble() * 2 - 1));

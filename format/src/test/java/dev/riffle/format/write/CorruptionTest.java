@@ -315,6 +315,20 @@ class CorruptionTest {
                     f("ids_cnt64", ArrowType.LargeList.INSTANCE, notNull("item", f64)))),
             List.of(List.of("ids_genes", "ids_cnt32")),
             30));
+    // Normalised counts rows: packed float lists in form DICTIONARY (format 1.4), as above.
+    c.add(
+        new TypeCase(
+            "zip_normalized",
+            new Schema(
+                List.of(
+                    notNull(
+                        "ids_genes",
+                        ArrowType.List.INSTANCE,
+                        notNull("item", new ArrowType.Int(32, true))),
+                    notNull("ids_nrm32", ArrowType.List.INSTANCE, notNull("item", f32)),
+                    f("ids_nrm64", ArrowType.LargeList.INSTANCE, notNull("item", f64)))),
+            List.of(List.of("ids_genes", "ids_nrm32")),
+            30));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -357,7 +371,10 @@ class CorruptionTest {
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
               .withListSectors(c.name.equals("sectors_lists"))
-              .withPackRecords(c.name.equals("zip_packed") || c.name.equals("zip_counts"));
+              .withPackRecords(
+                  c.name.equals("zip_packed")
+                      || c.name.equals("zip_counts")
+                      || c.name.equals("zip_normalized"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

@@ -306,6 +306,30 @@ class GoldenFilesTest {
                 .withPackRecords(true)
                 .withPageBytes(64 * 1024)
                 .withColumnGroup("ids_genes", "ids_counts")),
+        // 1.4: packed float lists in form DICTIONARY — the same columns holding normalised counts
+        // (log1p of counts times a per-row scale: a few distinct values a row), every fifth row's
+        // random floats again plain; see toNormalized.
+        new Golden(
+            "zip-packed-normalized",
+            new Schema(
+                List.of(
+                    TypeCase.notNull(
+                        "ids_genes",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull("item", new ArrowType.Int(32, true))),
+                    TypeCase.notNull(
+                        "ids_counts", ArrowType.List.INSTANCE, TypeCase.notNull("item", F32)),
+                    TypeCase.f(
+                        "ids_counts64",
+                        ArrowType.List.INSTANCE,
+                        TypeCase.notNull(
+                            "item", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))))),
+            12,
+            0.1,
+            small
+                .withPackRecords(true)
+                .withPageBytes(64 * 1024)
+                .withColumnGroup("ids_genes", "ids_counts")),
         // 1.4: page statistics — see toStatsRows.
         new Golden(
             "page-stats",
@@ -402,6 +426,37 @@ class GoldenFilesTest {
     return Double.isFinite(x) ? Math.floor(Math.abs(x) % 1.0 * 20) : 3;
   }
 
+  /**
+   * Turns the random float items of a {@code zip-packed-normalized} batch into normalised counts,
+   * {@code log1p(count · (1 + row / 7))}, except in every fifth row; row 3's first items are −0.0,
+   * 0.0 and a NaN, which the dictionary keeps apart by their bits.
+   */
+  private static void toNormalized(VectorSchemaRoot root) {
+    toCounts(root);
+    for (String name : List.of("ids_counts", "ids_counts64")) {
+      var list = (org.apache.arrow.vector.complex.ListVector) root.getVector(name);
+      var items = list.getDataVector();
+      for (int row = 0; row < root.getRowCount(); row++) {
+        if (row % 5 == 4 || list.isNull(row)) {
+          continue;
+        }
+        int from = list.getElementStartIndex(row);
+        int to = list.getElementEndIndex(row);
+        for (int i = from; i < to; i++) {
+          double special =
+              row != 3 || i - from > 2 ? 1 : i == from ? -0.0 : i == from + 1 ? 0 : Double.NaN;
+          if (items instanceof org.apache.arrow.vector.Float4Vector v) {
+            v.set(
+                i, special != 1 ? (float) special : (float) Math.log1p(v.get(i) * (1 + row / 7.0)));
+          } else {
+            var v = (org.apache.arrow.vector.Float8Vector) items;
+            v.set(i, special != 1 ? special : Math.log1p(v.get(i) * (1 + row / 7.0)));
+          }
+        }
+      }
+    }
+  }
+
   private static void toCounts(VectorSchemaRoot root) {
     for (String name : List.of("ids_counts", "ids_counts64")) {
       var list = (org.apache.arrow.vector.complex.ListVector) root.getVector(name);
@@ -473,6 +528,24 @@ class GoldenFilesTest {
             .isPositive();
         assertThat(controls[0]).as("null rows in %s", g.name()).isPositive();
       }
+      if (g.name().equals("zip-packed-normalized")) {
+        // Column 1 is the float64 lists alone: a packed record is 09 | varint n | form.
+        byte[] b = Files.readAllBytes(committed);
+        int[] forms = new int[3];
+        for (var p : reader.pages(1)) {
+          for (int k = 0; k < p.rowCount(); k++) {
+            int at = (int) (p.offset() + p.index().get(k));
+            if (b[at] == 9) {
+              int n = at + 1;
+              while (b[n] < 0) {
+                n++;
+              }
+              forms[b[n + 1]]++;
+            }
+          }
+        }
+        assertThat(forms[2]).as("lists in form DICTIONARY in %s", g.name()).isPositive();
+      }
     }
     if (g.name().equals("sectors-zstd")) {
       for (int[] kinds : SectorZstdTest.sectorKinds(committed, allocator)) {
@@ -496,7 +569,9 @@ class GoldenFilesTest {
   @MethodSource("goldens")
   void version10FileStillReads(Golden g) throws Exception {
     Path old = GOLDEN.resolve("1.0").resolve(g.name() + ".riffle");
-    if (g.name().equals("zip-packed-counts") || g.name().equals("page-stats")) {
+    if (g.name().equals("zip-packed-counts")
+        || g.name().equals("zip-packed-normalized")
+        || g.name().equals("page-stats")) {
       // New in 1.4: no 1.0 file of it.
       assertThat(old).doesNotExist();
       return;
@@ -547,6 +622,9 @@ class GoldenFilesTest {
           FileWriter w = FileWriter.create(file, g.schema(), dicts, g.options())) {
         if (g.name().equals("zip-packed-counts")) {
           toCounts(root);
+        }
+        if (g.name().equals("zip-packed-normalized")) {
+          toNormalized(root);
         }
         if (g.name().equals("page-stats")) {
           toStatsRows(root);

@@ -293,6 +293,55 @@ class ReaderFuzzTest {
   }
 
   /**
+   * Adds the inputs of packed float lists in form DICTIONARY (format 1.4) to the corpus without
+   * touching the others: {@code mvn -pl format test
+   * -Dtest=ReaderFuzzTest#regenerateNormalizedCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateNormalizedCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase normalized =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_normalized"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, normalized, 2, 0x5eed);
+      save("valid-zip-normalized", valid);
+      save("truncated-zip-normalized", Arrays.copyOf(valid, valid.length / 2));
+      // The first packed record of the float64 column alone: 09 | varint n (2 bytes) | form 2 |
+      // varint d (1 byte: few entries) | d entries of 8 bytes | width | indices, then the CRC.
+      int record = -1;
+      try (FileReader r = FileReader.open(new BytesSource("x", valid), true, a)) {
+        for (PageInfo p : r.pages(1)) {
+          for (int k = 0; k < p.rowCount() && record < 0; k++) {
+            int at = (int) (p.offset() + p.index().get(k));
+            if (valid[at] == (ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED)) {
+              record = at;
+            }
+          }
+        }
+      }
+      assertThat(record).as("a packed normalised record").isPositive();
+      assertThat(valid[record + 3]).as("form DICTIONARY").isEqualTo((byte) 2);
+      int d = valid[record + 4];
+      assertThat(d).as("entries").isBetween(2, 127);
+      int width = record + 5 + 8 * d;
+      byte[] entries = flip(valid, record + 4, 0x01);
+      CorruptionTest.repairChecksums(entries);
+      save("entries-crc-repaired-zip-normalized", entries);
+      byte[] w = flip(valid, width, 0x10);
+      CorruptionTest.repairChecksums(w);
+      save("width-crc-repaired-zip-normalized", w);
+      byte[] indices = flip(valid, width + 1, 0xFF);
+      CorruptionTest.repairChecksums(indices);
+      save("indices-crc-repaired-zip-normalized", indices);
+      // Not repaired: the record CRC must catch it.
+      save("flipped-record-zip-normalized", flip(valid, width + 1, 0x10));
+    }
+  }
+
+  /**
    * Adds the page statistics inputs (format 1.4) to the corpus without touching the others: {@code
    * mvn -pl format test -Dtest=ReaderFuzzTest#regenerateStatsCorpus -Dcorpus.regenerate=true}.
    */
