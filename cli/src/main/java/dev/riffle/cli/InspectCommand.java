@@ -80,7 +80,8 @@ public final class InspectCommand implements Callable<Integer> {
   /** Why the writer picks each record kind (FORMAT.md §5.5), for --records. */
   static final String RECORD_RULES =
       "plain: no candidate qualified; packed: integer lists and integer-valued float lists"
-          + " bit-packed, kept at <= 19/20 of plain; zstd: records >= 2 KiB whose frame is <= 3/4"
+          + " bit-packed, other float lists as a dictionary of their distinct values and"
+          + " bit-packed indices where that is shorter, kept at <= 19/20 of plain; zstd: records >= 2 KiB whose frame is <= 3/4"
           + " of plain and of packed (an inflate per read must buy a quarter); split: float byte"
           + " planes (option splitFloats), kept at <= 19/20; the smallest qualifying candidate wins."
           + " Sector pages hold narrow rows, many to a 4 KiB sector.";
