@@ -107,79 +107,122 @@ final class FloatDictionaries {
       ThreadLocal.withInitial(DictionaryScratch::new);
 
   /**
-   * Form DICTIONARY: the entries into the reader thread's table, then each item's index, checked
-   * against the number of entries, looked up and stored. The loads of the indices are
-   * bounds-checked as in {@link PackedLists#decode}.
+   * Form DICTIONARY: the entries into the reader thread's table, then each item's index looked up
+   * and stored. The loads of the indices are bounds-checked as in {@link PackedLists#decode}; an
+   * index is below 2^16, inside the table, whatever the bytes say, so the loops only keep the
+   * largest index and check it against the entry count once, at the end (a damaged list then throws
+   * before its items are used).
    */
   static void decode(RecordInput in, int n, int width, long addr) throws CorruptFileException {
     int d = entryCount(in, n);
     int at = in.take((long) d * width);
     ByteBuffer buf = in.buffer();
-    long[] entries = ENTRIES.get();
+    Tables t = TABLES.get();
     for (int j = 0; j < d; j++) {
-      entries[j] = width == 4 ? buf.getInt(at + 4 * j) : buf.getLong(at + 8 * j);
+      if (width == 4) {
+        t.ints[j] = buf.getInt(at + 4 * j);
+      } else {
+        t.longs[j] = buf.getLong(at + 8 * j);
+      }
     }
     int w = codeWidth(in);
     long codesOffset = in.fileOffset();
     int codes = in.take(((long) n * w + 7) >>> 3);
-    byte[] src;
-    int off;
-    int fast;
-    if (w == 0) {
-      src = null;
-      off = 0;
-      fast = 0;
-    } else if (buf.hasArray()) {
-      src = buf.array();
-      off = buf.arrayOffset() + codes;
-      fast = PackedLists.fastCount(buf.limit() - 8 - codes, n, w);
-    } else {
-      int bytes = (int) (((long) n * w + 7) >>> 3);
-      src = PackedLists.scratch(bytes + 8);
-      buf.get(codes, src, 0, bytes);
-      Arrays.fill(src, bytes, bytes + 8, (byte) 0);
-      off = 0;
-      fast = n;
-    }
-    long mask = (1L << w) - 1;
+    int max = 0;
     int i = 0;
-    if (width == 4) {
-      for (long bit = 0; i < fast; i++, bit += w) {
-        int c =
-            (int)
-                (((long) PackedLists.LONGS.get(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
-        if (c >= d) {
-          throw badCode(in, codesOffset, i, w, c, d);
-        }
-        MemoryUtil.putInt(addr + 4L * i, (int) entries[c]);
+    if (w > 0) {
+      byte[] src;
+      int off;
+      int fast;
+      if (buf.hasArray()) {
+        src = buf.array();
+        off = buf.arrayOffset() + codes;
+        fast = PackedLists.fastCount(buf.limit() - 8 - codes, n, w);
+      } else {
+        int bytes = (int) (((long) n * w + 7) >>> 3);
+        src = PackedLists.scratch(bytes + 8);
+        buf.get(codes, src, 0, bytes);
+        Arrays.fill(src, bytes, bytes + 8, (byte) 0);
+        off = 0;
+        fast = n;
       }
-    } else {
-      for (long bit = 0; i < fast; i++, bit += w) {
+      if (width == 4 && w <= 8) {
+        // Eight indices of width w fill exactly w bytes: one load serves a group of eight.
+        int groups = fast >>> 3;
+        max = intGroups(src, off, groups, w, t.ints, addr);
+        i = groups << 3;
+      }
+      long mask = (1L << w) - 1;
+      for (long bit = (long) i * w; i < fast; i++, bit += w) {
         int c =
             (int)
                 (((long) PackedLists.LONGS.get(src, off + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
-        if (c >= d) {
-          throw badCode(in, codesOffset, i, w, c, d);
+        max = Math.max(max, c);
+        if (width == 4) {
+          MemoryUtil.putInt(addr + 4L * i, t.ints[c]);
+        } else {
+          MemoryUtil.putLong(addr + 8L * i, t.longs[c]);
         }
-        MemoryUtil.putLong(addr + 8L * i, entries[c]);
       }
     }
     for (; i < n; i++) {
       int c = w == 0 ? 0 : (int) BitPacking.get(buf, codes, i, w);
-      if (c >= d) {
-        throw badCode(in, codesOffset, i, w, c, d);
-      }
+      max = Math.max(max, c);
       if (width == 4) {
-        MemoryUtil.putInt(addr + 4L * i, (int) entries[c]);
+        MemoryUtil.putInt(addr + 4L * i, t.ints[c]);
       } else {
-        MemoryUtil.putLong(addr + 8L * i, entries[c]);
+        MemoryUtil.putLong(addr + 8L * i, t.longs[c]);
+      }
+    }
+    if (max >= d) {
+      for (int k = 0; ; k++) { // the first index out of range, for the message
+        int c = (int) BitPacking.get(buf, codes, k, w);
+        if (c >= d) {
+          throw badCode(in, codesOffset, k, w, c, d);
+        }
       }
     }
   }
 
-  /** The entries of a reader thread's dictionary being decoded. */
-  private static final ThreadLocal<long[]> ENTRIES =
-      ThreadLocal.withInitial(() -> new long[MAX_ENTRIES]);
+  /** Groups of eight float32 items with indices of width w ≤ 8; returns the largest index. */
+  private static int intGroups(byte[] src, int off, int groups, int w, int[] e, long out) {
+    long mask = (1L << w) - 1;
+    long max = 0;
+    for (int g = 0; g < groups; g++, out += 32) {
+      long word = (long) PackedLists.LONGS.get(src, off + g * w);
+      long c0 = word & mask;
+      long c1 = (word >>> w) & mask;
+      long c2 = (word >>> (2 * w)) & mask;
+      long c3 = (word >>> (3 * w)) & mask;
+      long c4 = (word >>> (4 * w)) & mask;
+      long c5 = (word >>> (5 * w)) & mask;
+      long c6 = (word >>> (6 * w)) & mask;
+      long c7 = (word >>> (7 * w)) & mask;
+      max =
+          Math.max(
+              max,
+              Math.max(
+                  Math.max(Math.max(c0, c1), Math.max(c2, c3)),
+                  Math.max(Math.max(c4, c5), Math.max(c6, c7))));
+      MemoryUtil.putInt(out, e[(int) c0]);
+      MemoryUtil.putInt(out + 4, e[(int) c1]);
+      MemoryUtil.putInt(out + 8, e[(int) c2]);
+      MemoryUtil.putInt(out + 12, e[(int) c3]);
+      MemoryUtil.putInt(out + 16, e[(int) c4]);
+      MemoryUtil.putInt(out + 20, e[(int) c5]);
+      MemoryUtil.putInt(out + 24, e[(int) c6]);
+      MemoryUtil.putInt(out + 28, e[(int) c7]);
+    }
+    return (int) max;
+  }
+
+  /** A reader thread's entries: every index of width ≤ 16 falls inside them. */
+  private static final class Tables {
+    final int[] ints = new int[MAX_ENTRIES];
+    final long[] longs = new long[MAX_ENTRIES];
+  }
+
+  private static final ThreadLocal<Tables> TABLES = ThreadLocal.withInitial(Tables::new);
 
   /** The entry count of form DICTIONARY: 1 to {@code min(n, MAX_ENTRIES)}. */
   private static int entryCount(RecordInput in, int n) throws CorruptFileException {
