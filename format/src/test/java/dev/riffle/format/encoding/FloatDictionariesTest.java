@@ -100,8 +100,18 @@ class FloatDictionariesTest {
         }
         ByteSink packed = pack(bits, width);
         String what = "round " + round + ", width " + width + ", n " + n + ", d " + d;
-        assertThat(form(packed)).as(what).isIn(0, 2);
-        if (d <= n / 8 && d < 1000) {
+        boolean integers = true;
+        for (long b : bits) {
+          integers &=
+              PackedFloats.isInteger(
+                  width == 4 ? Float.intBitsToFloat((int) b) : Double.longBitsToDouble(b));
+        }
+        if (integers) {
+          assertThat(form(packed)).as(what + ": all integers").isEqualTo(1);
+        } else {
+          assertThat(form(packed)).as(what).isIn(0, 2);
+        }
+        if (!integers && d <= n / 8 && d < 1000) {
           assertThat(form(packed))
               .as(what + ": few distinct values take form DICTIONARY")
               .isEqualTo(2);
@@ -138,6 +148,21 @@ class FloatDictionariesTest {
     ByteSink packed = pack(sixteen, 4);
     assertThat(form(packed)).isEqualTo(2);
     assertThat(packed.length()).isEqualTo(1 + 1 + 1 + 12 + 1 + 4);
+  }
+
+  @Test
+  void moreThan65536DistinctValuesStayPlain() throws Exception {
+    // 300,000 items of 70,000 distinct values: 17-bit indices would still be shorter than the
+    // plain items, but a dictionary holds at most 2^16 entries.
+    long[] bits = new long[300_000];
+    for (int i = 0; i < bits.length; i++) {
+      bits[i] = Float.floatToRawIntBits(0.5f + (i % 70_000)) & 0xFFFFFFFFL;
+    }
+    assertThat(form(pack(bits, 4))).isEqualTo(0);
+    for (int i = 0; i < bits.length; i++) {
+      bits[i] = Float.floatToRawIntBits(0.5f + (i % 65_536)) & 0xFFFFFFFFL;
+    }
+    assertThat(form(pack(bits, 4))).isEqualTo(2);
   }
 
   private static long[] floats(double... xs) {
