@@ -49,13 +49,13 @@ public final class Codecs {
   }
 
   /**
-   * The item width of a list that packed records pack (FORMAT.md §5.3): a non-nullable item of an
-   * integer kind — INT, DATE, TIME, TIMESTAMP, DURATION — of 1, 2, 4 or 8 bytes, not
-   * dictionary-encoded; else 0.
+   * The item width of a list that packed records pack (FORMAT.md §5.3): an item of an integer kind
+   * — INT, DATE, TIME, TIMESTAMP, DURATION — of 1, 2, 4 or 8 bytes, not dictionary-encoded; else 0.
+   * Lists of nullable items pack in format 1.4 only ({@link ListCodec}).
    */
   static int packWidth(Field item) {
     ArrowType t = item.getType();
-    if (item.isNullable() || item.getDictionary() != null || t instanceof ArrowType.Bool) {
+    if (item.getDictionary() != null || t instanceof ArrowType.Bool) {
       return 0;
     }
     int w = TypeSupport.fixedWidth(t);
@@ -63,13 +63,11 @@ public final class Codecs {
   }
 
   /**
-   * The item width of a float list that packed records of format 1.4 pack (FORMAT.md §5.3): a
-   * non-nullable, not dictionary-encoded float32 (4) or float64 (8) item; else 0.
+   * The item width of a float list that packed records of format 1.4 pack (FORMAT.md §5.3): a not
+   * dictionary-encoded float32 (4) or float64 (8) item; else 0.
    */
   static int floatPackWidth(Field item) {
-    if (item.isNullable()
-        || item.getDictionary() != null
-        || !(item.getType() instanceof ArrowType.FloatingPoint)) {
+    if (item.getDictionary() != null || !(item.getType() instanceof ArrowType.FloatingPoint)) {
       return 0;
     }
     switch (((ArrowType.FloatingPoint) item.getType()).getPrecision()) {

@@ -13,8 +13,12 @@ import org.apache.arrow.vector.complex.ListVector;
  * Variable-length lists (list, large list, map): a varint item count n; if items are nullable, an
  * n-bit validity bitmap; then each valid item. Null items take no bytes beyond their bit.
  *
- * <p>A list of non-null integer-kind items is <em>packable</em>: in a packed record it is in the
- * packed form of {@link PackedLists} instead.
+ * <p>A list of integer-kind items is <em>packable</em>: in a packed record it is in the packed form
+ * of {@link PackedLists} instead; so is a list of float items in a 1.4 file ({@link PackedFloats}).
+ * A packable list whose item field is nullable (1.4 only) starts with a byte that says whether any
+ * item is null: {@link #NO_NULL_ITEMS}, then the packed form; or {@link #NULL_ITEMS}, then the
+ * plain form (count, bitmap, valid items). Why: Spark arrays and Parquet lists declare their items
+ * nullable and almost never hold a null item.
  */
 final class ListCodec extends ValueCodec {
   private final ValueCodec items;
@@ -37,31 +41,76 @@ final class ListCodec extends ValueCodec {
       ValueCodec items, boolean itemsNullable, int packWidth, boolean packSigned, int floatWidth) {
     this.items = items;
     this.itemsNullable = itemsNullable;
-    this.packWidth = itemsNullable ? 0 : packWidth;
+    this.packWidth = packWidth;
     this.packSigned = packSigned;
-    this.floatWidth = itemsNullable ? 0 : floatWidth;
+    this.floatWidth = floatWidth;
   }
+
+  /**
+   * The first byte of a packable list of nullable items: no item is null, the packed form follows.
+   */
+  static final int NO_NULL_ITEMS = 0;
+
+  /**
+   * The first byte of a packable list of nullable items: some item is null, the plain form follows.
+   */
+  static final int NULL_ITEMS = 1;
 
   @Override
   public boolean packs(boolean floats) {
-    return packWidth > 0 || (floats && floatWidth > 0) || items.packs(floats);
+    return (packWidth > 0 && (floats || !itemsNullable))
+        || (floats && floatWidth > 0)
+        || items.packs(floats);
   }
 
-  /** Whether the list being read from {@code in} is a float list in packed form. */
+  /**
+   * Whether the list being read from {@code in} is an integer list in packed form (if packable).
+   */
+  private boolean packedInts(RecordInput in) {
+    return packWidth > 0 && in.isPacked() && (!itemsNullable || in.packsFloats());
+  }
+
+  /** Whether the list being read from {@code in} is a float list in packed form (if packable). */
   private boolean packedFloats(RecordInput in) {
     return floatWidth > 0 && in.isPacked() && in.packsFloats();
   }
 
+  /**
+   * For a packable list of nullable items in a packed record: reads its first byte, true if the
+   * packed form follows, false if the plain form does.
+   */
+  private boolean noNullItems(RecordInput in) throws CorruptFileException {
+    int b = in.u8();
+    if (b != NO_NULL_ITEMS && b != NULL_ITEMS) {
+      throw in.corruptAt(in.fileOffset() - 1, "unknown packed list null-items byte " + b);
+    }
+    return b == NO_NULL_ITEMS;
+  }
+
   @Override
   public void pack(RecordInput in, ByteSink out, boolean whole) throws CorruptFileException {
-    if (packWidth > 0) {
+    // The writer writes 1.4 only: lists of nullable items pack too.
+    int width = packWidth > 0 ? packWidth : floatWidth;
+    if (width > 0) {
       int n = readCount(in);
-      int at = in.take((long) n * packWidth);
-      PackedLists.pack(in.buffer(), at, n, packWidth, packSigned, out);
-    } else if (floatWidth > 0) {
-      int n = readCount(in);
-      int at = in.take((long) n * floatWidth);
-      PackedFloats.pack(in.buffer(), at, n, floatWidth, out);
+      if (itemsNullable) {
+        int bitmap = Bitmaps.read(in, n);
+        int valid = Bitmaps.rank(in.buffer(), bitmap, n);
+        if (valid < n) {
+          out.put((byte) NULL_ITEMS);
+          out.putVarint(n);
+          in.take((long) valid * width);
+          copy(in, bitmap, out);
+          return;
+        }
+        out.put((byte) NO_NULL_ITEMS);
+      }
+      int at = in.take((long) n * width);
+      if (packWidth > 0) {
+        PackedLists.pack(in.buffer(), at, n, packWidth, packSigned, out);
+      } else {
+        PackedFloats.pack(in.buffer(), at, n, floatWidth, out);
+      }
     } else if (items.packs(true)) {
       int n = readCount(in);
       out.putVarint(n);
@@ -206,8 +255,12 @@ final class ListCodec extends ValueCodec {
   @Override
   public void decode(RecordInput in, FieldVector vector, int index, boolean whole)
       throws CorruptFileException {
-    boolean packed = packWidth > 0 && in.isPacked();
+    boolean packed = packedInts(in);
     boolean floats = packedFloats(in);
+    if ((packed || floats) && itemsNullable && !noNullItems(in)) {
+      packed = false;
+      floats = false;
+    }
     int n =
         packed
             ? readPackedCount(in, packWidth)
@@ -245,9 +298,13 @@ final class ListCodec extends ValueCodec {
 
   @Override
   public void skip(RecordInput in, boolean whole) throws CorruptFileException {
-    if (packWidth > 0 && in.isPacked()) {
+    boolean ints = packedInts(in);
+    boolean floats = packedFloats(in);
+    if ((ints || floats) && itemsNullable && !noNullItems(in)) {
+      skipItems(items, itemsNullable, in, readCount(in));
+    } else if (ints) {
       PackedLists.skip(in, readPackedCount(in, packWidth));
-    } else if (packedFloats(in)) {
+    } else if (floats) {
       PackedFloats.skip(in, readPackedCount(in, floatWidth), floatWidth);
     } else {
       skipItems(items, itemsNullable, in, readCount(in));
@@ -262,13 +319,19 @@ final class ListCodec extends ValueCodec {
   @Override
   public void measure(RecordInput in, boolean whole, VectorSizes s) throws CorruptFileException {
     s.values++;
-    if (packWidth > 0 && in.isPacked()) {
+    boolean ints = packedInts(in);
+    boolean floats = packedFloats(in);
+    if ((ints || floats) && itemsNullable && !noNullItems(in)) {
+      measureItems(items, itemsNullable, in, s.children[0], readCount(in));
+      return;
+    }
+    if (ints) {
       int n = readPackedCount(in, packWidth);
       PackedLists.skip(in, n);
       s.children[0].values += n;
       return;
     }
-    if (packedFloats(in)) {
+    if (floats) {
       int n = readPackedCount(in, floatWidth);
       PackedFloats.skip(in, n, floatWidth);
       s.children[0].values += n;

@@ -329,6 +329,17 @@ class CorruptionTest {
                     f("ids_nrm64", ArrowType.LargeList.INSTANCE, notNull("item", f64)))),
             List.of(List.of("ids_genes", "ids_nrm32")),
             30));
+    // Packable lists of nullable items (format 1.4): a null-items byte, then packed or plain.
+    c.add(
+        new TypeCase(
+            "zip_nullable_items",
+            new Schema(
+                List.of(
+                    f("ids_genes", ArrowType.List.INSTANCE, f("item", new ArrowType.Int(32, true))),
+                    f("ids_cnt32", ArrowType.List.INSTANCE, f("item", f32)),
+                    f("ids_nrm64", ArrowType.LargeList.INSTANCE, f("item", f64)))),
+            List.of(List.of("ids_genes", "ids_cnt32")),
+            30));
     // Compressible values: compressed sectors (format 1.1).
     c.add(
         new TypeCase(
@@ -374,7 +385,8 @@ class CorruptionTest {
               .withPackRecords(
                   c.name.equals("zip_packed")
                       || c.name.equals("zip_counts")
-                      || c.name.equals("zip_normalized"));
+                      || c.name.equals("zip_normalized")
+                      || c.name.equals("zip_nullable_items"));
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (FileWriter w = FileWriter.create(out, c.schema, provider, options)) {
         w.write(root);

@@ -293,6 +293,31 @@ class ReaderFuzzTest {
   }
 
   /**
+   * Adds the inputs of packable lists of nullable items (format 1.4) to the corpus without touching
+   * the others: {@code mvn -pl format test -Dtest=ReaderFuzzTest#regenerateNullableItemsCorpus
+   * -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateNullableItemsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase nullable =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("zip_nullable_items"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, nullable, 2, 0x5eed);
+      save("valid-zip-nullable-items", valid);
+      save("truncated-zip-nullable-items", Arrays.copyOf(valid, valid.length / 2));
+      // The corruption campaign's case flips every byte of larger files; here, one in the middle
+      // behind repaired checksums.
+      byte[] mid = flip(valid, valid.length / 2, 0x11);
+      CorruptionTest.repairChecksums(mid);
+      save("middle-crc-repaired-zip-nullable-items", mid);
+    }
+  }
+
+  /**
    * Adds the inputs of packed float lists in form DICTIONARY (format 1.4) to the corpus without
    * touching the others: {@code mvn -pl format test
    * -Dtest=ReaderFuzzTest#regenerateNormalizedCorpus -Dcorpus.regenerate=true}.
