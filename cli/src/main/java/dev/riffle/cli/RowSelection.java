@@ -95,6 +95,10 @@ final class RowSelection {
 
   /** The numbers of a --rows list: single rows and inclusive ranges A-B, in order. */
   private long[] parseRows(List<String> items) {
+    if (items.isEmpty()) {
+      // "--rows ," splits into nothing: a mistake, not a request for no rows.
+      throw usage("--rows: no row numbers given");
+    }
     long total = 0;
     List<long[]> spans = new ArrayList<>();
     for (String item : items) {
@@ -126,8 +130,9 @@ final class RowSelection {
     long[] out = new long[(int) total];
     int k = 0;
     for (long[] span : spans) {
-      for (long r = span[0]; r <= span[1]; r++) {
-        out[k++] = r;
+      // Counted, not compared with the end: a range ending at Long.MAX_VALUE would never stop.
+      for (long n = 0; n <= span[1] - span[0]; n++) {
+        out[k++] = span[0] + n;
       }
     }
     return out;

@@ -94,6 +94,12 @@ class ErrorsTest {
   void rowOutOfRange() {
     assertThat(fails(2, "take", good, "--rows", "1,100").err()).contains("100");
     fails(2, "take", good, "--rows", "-1");
+    // The largest row number, alone or ending a range, is out of range like any other.
+    assertThat(fails(2, "take", good, "--rows", "9223372036854775807").err())
+        .contains("9223372036854775807");
+    fails(2, "take", good, "--rows", "9223372036854775800-9223372036854775807");
+    // An empty list is a mistake, not a request for no rows.
+    assertThat(fails(2, "take", good, "--rows", ",").err()).contains("--rows");
   }
 
   @Test
