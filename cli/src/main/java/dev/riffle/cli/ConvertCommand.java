@@ -155,9 +155,10 @@ public final class ConvertCommand implements Callable<Integer> {
       mixinStandardHelpOptions = true,
       description = {
         "Convert Parquet files into a new dataset. Inputs are files, directories (every file"
-            + " below, except hidden ones and _SUCCESS-style markers) and globs, local or on a"
-            + " Hadoop file system (s3a://...); their schemas must be equal. Rows keep the order"
-            + " of the inputs."
+            + " below) and globs, local or on a Hadoop file system (s3a://...); as in Hadoop, a"
+            + " directory or glob leaves out names starting with _ or . (_SUCCESS, .crc files,"
+            + " _temporary/ of unfinished Spark jobs). Their schemas must be equal. Rows keep the"
+            + " order of the inputs."
       })
   static final class Parquet implements Callable<Integer> {
     @Spec CommandSpec spec;
