@@ -1,13 +1,19 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Writer;
 
-/** The one Jackson configuration all commands share (an ObjectMapper is thread-safe). */
+/**
+ * The one Jackson configuration all commands share (an ObjectMapper is thread-safe): every
+ * generator it makes writes floats and doubles as {@link JsonNumbers} says.
+ */
 final class Json {
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER =
+      new ObjectMapper(
+          new JsonFactoryBuilder().addDecorator((f, g) -> JsonNumbers.decorate(g)).build());
 
   private Json() {}
 
