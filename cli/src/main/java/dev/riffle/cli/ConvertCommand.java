@@ -99,7 +99,7 @@ public final class ConvertCommand implements Callable<Integer> {
 
   /**
    * Prints the one-line summary of a conversion, or with --json its JSON object: what it wrote, and
-   * its throughput in rows (or {@code unit}, e.g. cells) and megabytes of input per second.
+   * its throughput in rows (or {@code unit}, e.g. cells) and bytes of input per second.
    */
   static void summary(
       PrintWriter out, ConvertResult r, String target, int files, JsonOutput output) {
@@ -126,18 +126,17 @@ public final class ConvertCommand implements Callable<Integer> {
         // What the dataset lacks of the file, as the text summary says it.
         o.put("notConverted", r.manifest().metadata().get(H5adConverter.SKIPPED_KEY));
       }
-      out.println(o.toString());
+      out.println(Json.line(o));
       out.flush();
       return;
     }
     out.printf(
         Locale.ROOT,
-        "converted %,d %s from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
-            + " %.1f MB/s of input%n",
+        "converted %,d %s from %s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
+            + " %s/s of input%n",
         r.rows(),
         unit,
-        files,
-        files == 1 ? "" : "s",
+        Sizes.count(files, "file"),
         InspectCommand.humanBytes(r.bytesIn()),
         target,
         r.manifest().version(),
@@ -145,7 +144,7 @@ public final class ConvertCommand implements Callable<Integer> {
         r.seconds(),
         r.rowsPerSecond(),
         unit,
-        r.bytesPerSecond() / 1e6);
+        Sizes.bytes(Math.round(r.bytesPerSecond())));
     out.flush();
   }
 

@@ -84,7 +84,7 @@ public final class ExportCommand implements Callable<Integer> {
         o.put("bytesIn", r.bytesIn());
         o.put("bytesOut", r.bytesOut());
         o.put("seconds", r.seconds());
-        out.println(o.toString());
+        out.println(Json.line(o));
         out.flush();
         return 0;
       }

@@ -2,6 +2,8 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Writer;
@@ -16,6 +18,18 @@ final class Json {
           new JsonFactoryBuilder().addDecorator((f, g) -> JsonNumbers.decorate(g)).build());
 
   private Json() {}
+
+  /**
+   * One JSON object on one line, numbers as {@link JsonNumbers} writes them (a node's toString
+   * would write Jackson's own forms).
+   */
+  static String line(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON tree that does not write", e);
+    }
+  }
 
   /**
    * A generator for JSON lines onto {@code out}: it leaves {@code out} open (it is the command's

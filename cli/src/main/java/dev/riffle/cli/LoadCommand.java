@@ -628,7 +628,7 @@ public final class LoadCommand implements Callable<Integer> {
     figures.putInto(r);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(r.toString());
+      out.println(Json.line(r));
     } else {
       out.printf(
           Locale.ROOT,

@@ -75,15 +75,15 @@ public final class SplitCommand implements Callable<Integer> {
         if (rest != null) {
           splits.put(rest, RowSets.decode(m.splits().get(rest)).getLongCardinality());
         }
-        out.println(o.toString());
+        out.println(Json.line(o));
         out.flush();
         return 0;
       }
       out.println("published version " + m.version() + " of " + storage.uri());
       TextTable table = new TextTable("split", ">rows");
-      table.add(name, RowSets.decode(m.splits().get(name)).getLongCardinality());
+      table.add(name, Sizes.count(RowSets.decode(m.splits().get(name)).getLongCardinality()));
       if (rest != null) {
-        table.add(rest, RowSets.decode(m.splits().get(rest)).getLongCardinality());
+        table.add(rest, Sizes.count(RowSets.decode(m.splits().get(rest)).getLongCardinality()));
       }
       table.print(out, "  ");
       out.flush();

@@ -161,6 +161,22 @@ class ValueFormsTest {
         .isEqualTo("{\"day\":\"2022-01-08\",\"u\":\"18446744073709551615\",\"dec\":\"0.25\"}");
   }
 
+  /** Text output: counts with thousands separators, sizes and rates in binary units (README). */
+  @Test
+  void textCountsAndRatesInTheCommonUnits() {
+    String ds = dir.resolve("ds").toString();
+    Cli.ok("generate", "scalars", ds, "--rows", "3000", "--seed", "1");
+    List<String> split =
+        Cli.ok("split", ds, "--name", "train", "--fraction", "0.9", "--seed", "1", "--rest", "t")
+            .outLines();
+    assertThat(split.get(2)).matches("  train +2,[0-9]{3}");
+    String pq = dir.resolve("ds.parquet").toString();
+    Cli.ok("export", "parquet", ds, pq);
+    assertThat(Cli.ok("convert", "parquet", pq, dir.resolve("back").toString()).out())
+        .contains(" from 1 file (")
+        .containsPattern(" [0-9.]+ (B|KiB|MiB)/s of input\n$");
+  }
+
   private static JsonNode stats(JsonNode inspect, String field) {
     for (JsonNode c : inspect.get("columns")) {
       if (c.has("stats") && c.get("stats").has(field)) {
