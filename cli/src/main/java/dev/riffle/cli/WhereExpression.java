@@ -233,11 +233,12 @@ final class WhereExpression {
       next = at;
       String want =
           e instanceof DateTimeParseException
-              ? "an ISO date or timestamp"
+              ? iso(type)
               : e.getMessage() != null && !(e instanceof NumberFormatException)
                   ? e.getMessage()
                   : "a number";
-      throw error("column '" + column + "' (" + type + ") takes " + want + ", not " + t);
+      throw error(
+          "column '" + column + "' (" + TypeNames.of(type) + ") takes " + want + ", not " + t);
     }
   }
 
@@ -272,7 +273,24 @@ final class WhereExpression {
     return s;
   }
 
-  private static long timestamp(String s, ArrowType.Timestamp type) {
+  /** What a quoted literal of a date, time or timestamp column must look like. */
+  private static String iso(ArrowType type) {
+    switch (type.getTypeID()) {
+      case Date:
+        return "an ISO date ('2024-05-01')";
+      case Time:
+        return "an ISO time of day ('13:45:00.5')";
+      default:
+        return "an ISO date or timestamp ('2024-05-01', '2024-05-01T13:45:00.5Z')";
+    }
+  }
+
+  /**
+   * A timestamp literal in the column's unit: a long, or where the literal has digits below the
+   * unit (.1234567 for microseconds), the exact decimal, so that comparisons with it stay exact as
+   * for a time of day ({@code ts < '…:20.1234565'} keeps a value of {@code …:20.123456}).
+   */
+  private static Object timestamp(String s, ArrowType.Timestamp type) {
     String iso =
         s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + "T" + s.substring(11) : s;
     Instant instant;
@@ -285,18 +303,32 @@ final class WhereExpression {
       ZoneId zone = type.getTimezone() == null ? ZoneOffset.UTC : ZoneId.of(type.getTimezone());
       instant = LocalDateTime.parse(iso).atZone(zone).toInstant();
     }
-    long seconds = instant.getEpochSecond();
-    int nanos = instant.getNano();
+    long perSecond;
     switch (type.getUnit()) {
       case SECOND:
-        return seconds;
+        perSecond = 1;
+        break;
       case MILLISECOND:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000L), nanos / 1_000_000);
+        perSecond = 1_000;
+        break;
       case MICROSECOND:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1_000);
+        perSecond = 1_000_000;
+        break;
       default:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
+        perSecond = 1_000_000_000;
     }
+    long nanosPerUnit = 1_000_000_000L / perSecond;
+    long whole =
+        Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), perSecond),
+            instant.getNano() / nanosPerUnit);
+    long below = instant.getNano() % nanosPerUnit;
+    if (below == 0) {
+      return whole;
+    }
+    return BigDecimal.valueOf(whole)
+        .add(BigDecimal.valueOf(below, 9).multiply(BigDecimal.valueOf(perSecond)))
+        .stripTrailingZeros();
   }
 
   private static String unquote(String t) {

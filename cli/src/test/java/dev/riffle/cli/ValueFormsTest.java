@@ -161,6 +161,27 @@ class ValueFormsTest {
         .isEqualTo("{\"day\":\"2022-01-08\",\"u\":\"18446744073709551615\",\"dec\":\"0.25\"}");
   }
 
+  /** A value as scan prints it is a --where literal that matches it. */
+  @Test
+  void whereTakesValuesAsScanPrintsThem() {
+    assertThat(where("fcat = 1e+20")).containsExactly(0L, 2L, 4L);
+    assertThat(where("day = '2022-01-09'")).containsExactly(1L);
+    assertThat(where("dec = '0.25'")).containsExactly(0L);
+    assertThat(where("u = 18446744073709551615")).containsExactly(0L);
+    assertThat(where("tcat = '2023-11-14T22:13:20'")).hasSize(DOUBLES.length);
+    // Below the column's unit (microseconds) the literal stays exact: the value is smaller.
+    assertThat(where("tcat < '2023-11-14T22:13:20.0000005'")).hasSize(DOUBLES.length);
+    assertThat(where("tcat = '2023-11-14T22:13:20.0000005'")).isEmpty();
+  }
+
+  private static List<Long> where(String filter) {
+    List<Long> rows = new java.util.ArrayList<>();
+    for (String line : Cli.ok("scan", file, "--with-row-id", "--where", filter).outLines()) {
+      rows.add(Long.parseLong(line.substring("{\"_row\":".length(), line.indexOf(','))));
+    }
+    return rows;
+  }
+
   /** Text output: counts with thousands separators, sizes and rates in binary units (README). */
   @Test
   void textCountsAndRatesInTheCommonUnits() {

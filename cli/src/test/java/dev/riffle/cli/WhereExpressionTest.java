@@ -47,6 +47,10 @@ class WhereExpressionTest {
     assertThat(parse("day = '1970-01-11'")).isEqualTo("day = 10");
     assertThat(parse("ms >= '1970-01-02'")).isEqualTo("ms >= 86400000");
     assertThat(parse("ts < '1970-01-01T00:00:01.5Z'")).isEqualTo("ts < 1500000");
+    // Digits below the column's unit stay exact, as for a time of day: a microsecond column's
+    // 1.0000015 s is not 1.000001 s (which it was, so that "<" dropped a value below it).
+    assertThat(parse("ts < '1970-01-01T00:00:01.0000015Z'")).isEqualTo("ts < 1000001.5");
+    assertThat(parse("ts = '1969-12-31T23:59:59.9999997Z'")).isEqualTo("ts = -0.3");
     // Without an offset, a timestamp is in its column's zone (Paris is UTC+1 in January).
     assertThat(parse("tsz = '1970-01-01 01:00:00'")).isEqualTo("tsz = 0");
     assertThat(parse("tm between '00:00:01' and '00:00:02.250'"))
@@ -65,9 +69,15 @@ class WhereExpressionTest {
   void aWrongLiteralNamesTheColumnAndThePosition() {
     assertThatThrownBy(() -> parse("day = 'May 1st'"))
         .hasMessageContaining("column 'day'")
-        .hasMessageContaining("an ISO date or timestamp, not 'May 1st' at position 7");
+        .hasMessageContaining(
+            "(date32) takes an ISO date ('2024-05-01'), not 'May 1st' at position 7");
+    // A date column takes a date, and says so (it said "an ISO date or timestamp").
+    assertThatThrownBy(() -> parse("day = '2024-05-01T00:00:00'"))
+        .hasMessageContaining("takes an ISO date ('2024-05-01'), not '2024-05-01T00:00:00'");
+    assertThatThrownBy(() -> parse("ts = 'noon'"))
+        .hasMessageContaining("column 'ts' (timestamp[us]) takes an ISO date or timestamp");
     assertThatThrownBy(() -> parse("n = 'one'"))
-        .hasMessageContaining("column 'n' (Int(32, true)) takes a number, not 'one'");
+        .hasMessageContaining("column 'n' (int32) takes a number, not 'one'");
     assertThatThrownBy(() -> parse("b = 1")).hasMessageContaining("takes true or false");
     assertThatThrownBy(() -> parse("s = abc")).hasMessageContaining("takes a string in quotes");
   }
