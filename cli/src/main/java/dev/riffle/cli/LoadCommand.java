@@ -247,6 +247,14 @@ public final class LoadCommand implements Callable<Integer> {
   // the resource is held for the block; the body never names it
   @SuppressWarnings("try")
   public Integer call() throws IOException {
+    requireAtLeastOne("--epochs", epochs);
+    requireAtLeastOne("--threads", threads);
+    requireAtLeastOne("--in-flight", inFlight);
+    requireAtLeastOne("--memory-mb", memoryMb);
+    if (memoryMb > Long.MAX_VALUE >> 20) {
+      throw new ParameterException(
+          spec.commandLine(), "--memory-mb " + memoryMb + " is more bytes than a long counts");
+    }
     Locations.Location loc = Locations.parse(location);
     // Pinned before the dataset is opened, and unpinned after it is closed.
     try (StagedRun staged = StagedRun.pinIfStaged(loc);
@@ -604,8 +612,9 @@ public final class LoadCommand implements Callable<Integer> {
     }
     r.put("distinctBlocksMean", distinct);
     if (label != null) {
-      r.put("labelEntropyMean", entropy);
-      r.put("tvMean", tv);
+      // No batch, no label distribution: null, as for the model above.
+      putFigure(r, "labelEntropyMean", entropy);
+      putFigure(r, "tvMean", tv);
     }
     List<String> warnings = contractWarnings(pi2, model, m);
     ArrayNode warned = r.putArray("warnings");
@@ -652,14 +661,16 @@ public final class LoadCommand implements Callable<Integer> {
                           Locale.ROOT, " (of which JIT compiler %.1f)", runJitNanos / 1e3 / rows)));
       out.printf(
           Locale.ROOT,
-          "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
+          "diversity: pi2 %.5f%s, m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
           pi2,
-          model,
+          Double.isNaN(model) ? "" : String.format(Locale.ROOT, " (model %.5f)", model),
           1.0 / (1.0 + (m - 1) * pi2),
           distinct,
           label == null
               ? ""
-              : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
+              : Double.isNaN(entropy)
+                  ? ", no label entropy or TV (no batches)"
+                  : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
       out.printf(
           Locale.ROOT,
           "memory: fetched rows held at most %s at once (budget %s)%n",
@@ -683,6 +694,23 @@ public final class LoadCommand implements Callable<Integer> {
       }
     }
     out.flush();
+  }
+
+  /** A figure, or null where it does not apply (NaN). */
+  private static void putFigure(ObjectNode r, String key, double value) {
+    if (Double.isNaN(value)) {
+      r.putNull(key);
+    } else {
+      r.put(key, value);
+    }
+  }
+
+  /** A count option, refused below 1 as a usage error that names it. */
+  private void requireAtLeastOne(String option, long value) {
+    if (value < 1) {
+      throw new ParameterException(
+          spec.commandLine(), option + " must be at least 1, not " + value);
+    }
   }
 
   /**
