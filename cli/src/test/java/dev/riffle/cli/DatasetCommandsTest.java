@@ -352,6 +352,13 @@ class DatasetCommandsTest {
     assertThat(fails(2, "ls", text.toString()).err())
         .contains("is a file that is not in the Riffle format, not a dataset");
     fails(2, "validate", file);
+    // A dataset asked for at a file ("f.riffle/"): named as such, and the file is left alone.
+    byte[] before = Files.readAllBytes(Path.of(file));
+    assertThat(fails(2, "generate", "scalars", file + "/", "--rows", "1", "--seed", "1").err())
+        .isEqualTo("riffle: " + file + "/ is a single Riffle file, not a dataset directory\n");
+    assertThat(fails(2, "convert", "parquet", pq.toString(), file + "/").err())
+        .contains("is a single Riffle file, not a dataset directory");
+    assertThat(Files.readAllBytes(Path.of(file))).isEqualTo(before);
     fails(2, "take", file + "@1", "--rows", "1");
     fails(2, "take", file, "--rows", "1", "--split", "train");
     Files.createDirectories(dir.resolve("other"));
