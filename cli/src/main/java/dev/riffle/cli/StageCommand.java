@@ -264,8 +264,7 @@ public final class StageCommand implements Callable<Integer> {
               + ", "
               + ValidateCommand.count(r.files(), "file")
               + ", "
-              + r.bytes()
-              + " bytes"
+              + Sizes.bytes(r.bytes())
               + (offline ? " (complete in the cache; the store was not read)" : ""));
       if (r.filesVerified() > 0 || r.filesRepaired() > 0) {
         out.println(
