@@ -218,6 +218,11 @@ class DatasetCommandsTest {
     Cli.ok("split", ds, "--name", "again", "--fraction", "0.8", "--seed", "5");
     assertThat(Cli.ok("scan", ds, "--split", "again").outLines()).isEqualTo(trainRows);
     assertThat(Cli.ok("validate", ds).out()).startsWith("OK: version 3, 3 files, ");
+
+    // A name with a comma is quoted in ls's comma-separated list: one split, not two.
+    Cli.ok("split", ds, "--name", "a,b", "--fraction", "0.5", "--seed", "5");
+    List<String> listed = Cli.ok("ls", ds).outLines();
+    assertThat(listed.get(listed.size() - 1)).endsWith(" 'a,b',again,test,train");
   }
 
   @Test
