@@ -612,7 +612,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
     r.put("distinctBlocksMean", distinct);
     if (label != null) {
-      // No batch, no label distribution: null, as for the model above.
+      // No labelled row (none at all, or all null), no distribution: null, as for the model.
       putFigure(r, "labelEntropyMean", entropy);
       putFigure(r, "tvMean", tv);
     }
@@ -669,7 +669,7 @@ public final class LoadCommand implements Callable<Integer> {
           label == null
               ? ""
               : Double.isNaN(entropy)
-                  ? ", no label entropy or TV (no batches)"
+                  ? ", no label entropy or TV (no labelled rows)"
                   : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
       out.printf(
           Locale.ROOT,

@@ -120,7 +120,7 @@ class LoadCommandTest {
     Cli.ok("generate", "sparse", empty, "--rows", "0", "--seed", "1");
     assertThat(Cli.ok("load", empty, "--label", "plate").out())
         .doesNotContain("NaN")
-        .contains("no label entropy or TV (no batches)");
+        .contains("no label entropy or TV (no labelled rows)");
     JsonNode j = Json.MAPPER.readTree(Cli.ok("load", empty, "--label", "plate", "--json").out());
     assertThat(j.get("labelEntropyMean").isNull()).isTrue();
     assertThat(j.get("tvMean").isNull()).isTrue();
