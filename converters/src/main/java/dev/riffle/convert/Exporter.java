@@ -53,11 +53,12 @@ public final class Exporter {
       java.util.function.LongConsumer progress)
       throws IOException {
     long start = System.nanoTime();
-    DictionaryDecoder decoder = new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
-    MessageType schema = ArrowToParquet.schema(decoder.schema());
-    ArrowWriteSupport support = new ArrowWriteSupport(schema);
     long rows = 0;
     try (out) {
+      DictionaryDecoder decoder =
+          new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
+      MessageType schema = ArrowToParquet.schema(decoder.schema());
+      ArrowWriteSupport support = new ArrowWriteSupport(schema);
       try (ParquetWriter<Integer> w =
           new Builder(out.outputFile(), support)
               .withConf(new PlainParquetConfiguration())
