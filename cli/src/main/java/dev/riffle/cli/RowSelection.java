@@ -211,9 +211,13 @@ final class RowSelection {
           out = Arrays.copyOf(out, n * 2);
         }
         try {
-          out[n++] = Long.parseLong(s);
+          out[n] = Long.parseLong(s);
         } catch (NumberFormatException e) {
           throw usage(path + " line " + lineNo + ": " + shown(s) + " is not a row number");
+        }
+        if (out[n++] < 0) {
+          // As --rows says it: a usage error, not a row "out of range".
+          throw usage(path + " line " + lineNo + ": row numbers are not negative (" + s + ")");
         }
       }
     }

@@ -119,6 +119,9 @@ class ErrorsTest {
     Path rows = dir.resolve("bad-rows.txt");
     Files.writeString(rows, "1\ntwo\n");
     assertThat(fails(2, "take", good, "--rows-file", rows.toString()).err()).contains("line 2");
+    Files.writeString(rows, "1\n-3\n");
+    assertThat(fails(2, "take", good, "--rows-file", rows.toString()).err())
+        .contains("line 2: row numbers are not negative (-3)");
     fails(1, "take", good, "--rows-file", dir.resolve("no-rows.txt").toString());
 
     String out = dir.resolve("out.riffle").toString();
