@@ -45,6 +45,10 @@ final class WhereExpression {
   private final List<String> tokens = new ArrayList<>();
   private final List<Integer> positions = new ArrayList<>();
   private int next;
+  private int depth;
+
+  /** The deepest nesting of parentheses a filter may have. */
+  static final int MAX_DEPTH = 64;
 
   private WhereExpression(String text, RiffleSchema schema, String resource) {
     this.text = text;
@@ -89,8 +93,14 @@ final class WhereExpression {
 
   private PageFilter factor() {
     if (symbol("(")) {
+      // Each level is a few frames of this parser: bounded, so that no filter overflows the stack.
+      if (++depth > MAX_DEPTH) {
+        next--;
+        throw error("parentheses nested deeper than " + MAX_DEPTH);
+      }
       PageFilter f = or();
       expect(")");
+      depth--;
       return f;
     }
     if (peekKeyword("not")) {
@@ -424,7 +434,17 @@ final class WhereExpression {
 
   private IllegalArgumentException error(String message) {
     int at = next < positions.size() ? positions.get(next) : text.length();
+    // A long filter is shown around the position, so that the error stays one readable line.
+    int from = text.length() <= 200 ? 0 : Math.max(0, at - 80);
+    int to = text.length() <= 200 ? text.length() : Math.min(text.length(), at + 80);
     return new IllegalArgumentException(
-        "--where: " + message + " at position " + (at + 1) + " of: " + text);
+        "--where: "
+            + message
+            + " at position "
+            + (at + 1)
+            + " of: "
+            + (from > 0 ? "..." : "")
+            + text.substring(from, to)
+            + (to < text.length() ? "..." : ""));
   }
 }

@@ -82,6 +82,20 @@ class WhereExpressionTest {
     assertThatThrownBy(() -> parse("s = abc")).hasMessageContaining("takes a string in quotes");
   }
 
+  /** Deep nesting is refused in one line; it overflowed the stack and printed a trace. */
+  @Test
+  void parenthesesNestDeepAsFarAsABound() {
+    String ok =
+        "(".repeat(WhereExpression.MAX_DEPTH) + "n = 1" + ")".repeat(WhereExpression.MAX_DEPTH);
+    assertThat(parse(ok)).isEqualTo("n = 1");
+    String deep = "(".repeat(20_000) + "n = 1" + ")".repeat(20_000);
+    assertThatThrownBy(() -> parse(deep))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--where: parentheses nested deeper than 64 at position 65 of: (((")
+        .hasMessageEndingWith("(((...")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
+  }
+
   @Test
   void theResultIsAPageFilter() {
     PageFilter f = WhereExpression.parse("n = 1 and s = 'a' or b = false", SCHEMA, "t");
