@@ -84,6 +84,13 @@ final class RowSelection {
     if (random != null && random < 0) {
       throw usage("--random must not be negative, not " + random);
     }
+    if (random != null && random > MAX_LISTED_ROWS) {
+      // As for --rows: the drawn row numbers are held in memory (2^31 of them would not fit).
+      throw usage(
+          "--random draws at most "
+              + Sizes.count(MAX_LISTED_ROWS)
+              + " rows; use scan --offset/--limit for long stretches");
+    }
     if (random == null && mixee.commandLine().getParseResult().hasMatchedOption("--seed")) {
       throw usage("--seed is only used with --random");
     }
@@ -207,8 +214,15 @@ final class RowSelection {
         if (s.isEmpty() || s.startsWith("#")) {
           continue;
         }
+        if (n == MAX_LISTED_ROWS) {
+          throw usage(
+              path
+                  + " lists more than "
+                  + Sizes.count(MAX_LISTED_ROWS)
+                  + " rows; use scan --offset/--limit for long stretches");
+        }
         if (n == out.length) {
-          out = Arrays.copyOf(out, n * 2);
+          out = Arrays.copyOf(out, (int) Math.min((long) n * 2, MAX_LISTED_ROWS));
         }
         try {
           out[n] = Long.parseLong(s);
