@@ -50,6 +50,10 @@ final class JsonNumbers {
 
   /** Java's {@code [-]D.DDD[E[-]X]} as Python's repr lays the same digits out. */
   private static String layOut(String java) {
+    if (java.indexOf('E') < 0) {
+      // Java writes plain from 1e-3 to 1e7, within Python's plain range: the same text.
+      return java;
+    }
     boolean negative = java.startsWith("-");
     String s = negative ? java.substring(1) : java;
     int e = s.indexOf('E');
