@@ -251,6 +251,13 @@ public final class LoadCommand implements Callable<Integer> {
     requireAtLeastOne("--threads", threads);
     requireAtLeastOne("--in-flight", inFlight);
     requireAtLeastOne("--memory-mb", memoryMb);
+    // Ranges checked here, so that the error names the option and writes the number as typed
+    // numbers are written everywhere (1e+20, not Java's 1.0E20).
+    requireIn("--jitter", jitter, 0, false, 1, true, "[0, 1)");
+    requireIn("--max-pi2", maxPi2, 0, true, 1, false, "(0, 1]");
+    requireIn("--min-meff", minMeff, 0, true, 1, false, "(0, 1]");
+    requireIn(
+        "--min-distinct-blocks", minDistinctBlocks, 1, false, Double.MAX_VALUE, false, "1 or more");
     if (memoryMb > Long.MAX_VALUE >> 20) {
       throw new ParameterException(
           spec.commandLine(), "--memory-mb " + memoryMb + " is more bytes than a long counts");
@@ -489,7 +496,7 @@ public final class LoadCommand implements Callable<Integer> {
                 + " rows (--block "
                 + block
                 + " with --jitter "
-                + jitter
+                + JsonNumbers.text(jitter)
                 + ")";
     throw new ParameterException(
         spec.commandLine(),
@@ -498,10 +505,10 @@ public final class LoadCommand implements Callable<Integer> {
             "%s needs %s with %s and --batch %d: %s per rank at about %s a row, over --memory-mb"
                 + " %d; give --memory-mb %d or more, lower --block, or relax the target",
             maxPi2 != null
-                ? "--max-pi2 " + maxPi2
+                ? "--max-pi2 " + JsonNumbers.text(maxPi2)
                 : minMeff != null
-                    ? "--min-meff " + minMeff
-                    : "--min-distinct-blocks " + minDistinctBlocks,
+                    ? "--min-meff " + JsonNumbers.text(minMeff)
+                    : "--min-distinct-blocks " + JsonNumbers.text(minDistinctBlocks),
             needs,
             blocks,
             batch,
@@ -702,6 +709,32 @@ public final class LoadCommand implements Callable<Integer> {
       r.putNull(key);
     } else {
       r.put(key, value);
+    }
+  }
+
+  /** A number option, if given, within [low, high] (ends open where said), else a usage error. */
+  private void requireIn(
+      String option,
+      Double value,
+      double low,
+      boolean lowOpen,
+      double high,
+      boolean highOpen,
+      String range) {
+    if (value == null) {
+      return;
+    }
+    double v = value;
+    boolean ok = (lowOpen ? v > low : v >= low) && (highOpen ? v < high : v <= high);
+    if (!ok) {
+      throw new ParameterException(
+          spec.commandLine(),
+          option
+              + " must be "
+              + (range.startsWith("1") ? "" : "in ")
+              + range
+              + ", not "
+              + JsonNumbers.text(v));
     }
   }
 

@@ -328,6 +328,8 @@ class DatasetCommandsTest {
     fails(2, "gc", ds + "@1");
     fails(2, "split", ds + "@1", "--name", "a", "--fraction", "0.5", "--seed", "1");
     fails(2, "split", ds, "--name", "a", "--fraction", "1.5", "--seed", "1");
+    assertThat(fails(2, "split", ds, "--name", "a", "--fraction", "1e20", "--seed", "1").err())
+        .startsWith("riffle: --fraction must be in [0, 1], not 1e+20");
     fails(2, "split", ds, "--name", "a", "--fraction", "0.5");
     fails(2, "split", ds, "--name", "a", "--fraction", "0.5", "--seed", "1", "--rest", "a");
     fails(2, "take", ds, "--rows", "300");

@@ -126,6 +126,23 @@ class LoadCommandTest {
     assertThat(j.get("tvMean").isNull()).isTrue();
   }
 
+  /** A number out of range names its option and is written as typed numbers are (1e+20). */
+  @Test
+  void rangesNameTheirOptionAndTheNumber() {
+    String[][] cases = {
+      {"--jitter", "1e20", "riffle: --jitter must be in [0, 1), not 1e+20"},
+      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0.0"},
+      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2.0"},
+      {"--min-distinct-blocks", "0.5", "riffle: --min-distinct-blocks must be 1 or more, not 0.5"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r = Cli.run("load", ds, c[0], c[1]);
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.errLines()).as(c[0]).hasSize(1);
+      assertThat(r.err()).as(c[0]).startsWith(c[2] + " (see 'riffle load --help')");
+    }
+  }
+
   /** A count option below 1 is a usage error that names the option. */
   @Test
   void countsBelowOneNameTheirOption() {
