@@ -25,8 +25,9 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Writes one version of a dataset out as a Parquet file or an Arrow IPC file or stream, scanning it
  * in batches (memory: one batch plus the Parquet writer's row group buffer). Categorical fields
- * become dictionary-encoded strings in Parquet (its dictionary pages; Parquet has no place for a
- * category list or an ordered flag) and stay dictionaries in Arrow.
+ * become their values in Parquet (strings for string categories), dictionary-encoded in its
+ * dictionary pages (Parquet has no place for a category list or an ordered flag), and stay
+ * dictionaries in Arrow.
  */
 public final class Exporter {
   private Exporter() {}
