@@ -59,6 +59,11 @@ public final class SourceFiles {
             local(spec.startsWith("file:") ? Path.of(java.net.URI.create(spec)).toString() : spec);
       }
       if (found.isEmpty()) {
+        if (!isGlob(spec) && !SCHEME.matcher(spec).find() && Files.isDirectory(Path.of(spec))) {
+          // It exists: say why it gives nothing rather than "no such file".
+          throw new InputException(
+              spec, "no input files there (names starting with _ or . are left out)");
+        }
         throw new NoSuchFileException(spec, null, "no input files there");
       }
       out.addAll(found);

@@ -197,6 +197,12 @@ class ParquetConverterTest {
     assertThat(SourceFiles.expand(List.of(d + "/**.parquet"), Map.of()))
         .extracting(SourceFile::name)
         .containsExactlyElementsOf(visible);
+    Path markers = dir.resolve("markers");
+    Files.createDirectories(markers);
+    Files.writeString(markers.resolve("_SUCCESS"), "");
+    assertThatThrownBy(() -> SourceFiles.expand(List.of(markers.toString()), Map.of()))
+        .isInstanceOf(InputException.class)
+        .hasMessage(markers + ": no input files there (names starting with _ or . are left out)");
     // Named on its own, a file is read whatever its name.
     assertThat(SourceFiles.expand(List.of(d + "/_temporary/0/part-9.parquet"), Map.of()))
         .hasSize(1);
