@@ -13,6 +13,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.arrow.vector.DurationVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -214,6 +215,20 @@ final class WhereExpression {
             return timestamp(s, (ArrowType.Timestamp) type);
           }
           return number(s);
+        case Duration:
+          if (quoted) {
+            // As scan prints a duration (PT1M30S), in the column's unit; exact below it.
+            java.time.Duration given = java.time.Duration.parse(s);
+            BigDecimal nanos =
+                BigDecimal.valueOf(given.getSeconds())
+                    .multiply(BigDecimal.valueOf(1_000_000_000L))
+                    .add(BigDecimal.valueOf(given.getNano()));
+            long perUnit =
+                DurationVector.toDuration(1, ((ArrowType.Duration) type).getUnit()).toNanos();
+            return number(
+                nanos.divide(BigDecimal.valueOf(perUnit)).stripTrailingZeros().toPlainString());
+          }
+          return number(s);
         case Time:
           if (quoted) {
             long nanos = java.time.LocalTime.parse(s).toNanoOfDay();
@@ -290,6 +305,8 @@ final class WhereExpression {
         return "an ISO date ('2024-05-01')";
       case Time:
         return "an ISO time of day ('13:45:00.5')";
+      case Duration:
+        return "an ISO duration ('PT1M30.5S')";
       default:
         return "an ISO date or timestamp ('2024-05-01', '2024-05-01T13:45:00.5Z')";
     }

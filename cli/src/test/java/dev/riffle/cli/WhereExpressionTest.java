@@ -31,6 +31,7 @@ class WhereExpressionTest {
                   f("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null)),
                   f("tsz", new ArrowType.Timestamp(TimeUnit.MILLISECOND, "Europe/Paris")),
                   f("tm", new ArrowType.Time(TimeUnit.MILLISECOND, 32)),
+                  f("dur", new ArrowType.Duration(TimeUnit.MILLISECOND)),
                   f("x", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
                   f("n", new ArrowType.Int(32, true)),
                   f("s", ArrowType.Utf8.INSTANCE),
@@ -55,6 +56,11 @@ class WhereExpressionTest {
     assertThat(parse("tsz = '1970-01-01 01:00:00'")).isEqualTo("tsz = 0");
     assertThat(parse("tm between '00:00:01' and '00:00:02.250'"))
         .isEqualTo("(tm >= 1000 and tm <= 2250)");
+    // A duration as scan prints it; below the unit, exact.
+    assertThat(parse("dur >= 'PT1M30.5S'")).isEqualTo("dur >= 90500");
+    assertThat(parse("dur < 'PT0.0005S' or dur = 7")).isEqualTo("(dur < 0.5 or dur = 7)");
+    assertThatThrownBy(() -> parse("dur = '90s'"))
+        .hasMessageContaining("column 'dur' (duration[ms]) takes an ISO duration ('PT1M30.5S')");
     // A float32 column's literal is the float32 nearest to it, as scan prints its values.
     assertThat(parse("x = 0.1")).isEqualTo("x = " + 0.1f);
     assertThat(parse("x > NaN or x < -Infinity")).isEqualTo("(x > NaN or x < -Infinity)");
