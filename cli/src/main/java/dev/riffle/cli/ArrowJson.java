@@ -2,6 +2,8 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -58,6 +60,17 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
  */
 final class ArrowJson {
   private ArrowJson() {}
+
+  /** One value of a {@link #writerFor} writer as JSON text (a dictionary's values in info). */
+  static String text(ValueWriter writer, int index) {
+    StringWriter s = new StringWriter();
+    try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(s)) {
+      writer.write(g, index);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to a string", e);
+    }
+    return s.toString();
+  }
 
   /** Writes the value at {@code index}, which is not null. */
   @FunctionalInterface
@@ -280,7 +293,7 @@ final class ArrowJson {
     return null;
   }
 
-  private static ZoneId zoneOf(String timezone) {
+  static ZoneId zoneOf(String timezone) {
     if (timezone == null) {
       return null;
     }
@@ -292,8 +305,8 @@ final class ArrowJson {
     }
   }
 
-  private static void writeTimestamp(
-      JsonGenerator g, long raw, ArrowType.Timestamp type, ZoneId zone) throws IOException {
+  static void writeTimestamp(JsonGenerator g, long raw, ArrowType.Timestamp type, ZoneId zone)
+      throws IOException {
     long perSecond;
     switch (type.getUnit()) {
       case SECOND:
@@ -325,7 +338,7 @@ final class ArrowJson {
     }
   }
 
-  private static void writeDateMillis(JsonGenerator g, long millis) throws IOException {
+  static void writeDateMillis(JsonGenerator g, long millis) throws IOException {
     try {
       LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
       // date64 values are meant to be whole days; print a time only if there is one.
@@ -338,8 +351,7 @@ final class ArrowJson {
     }
   }
 
-  private static void writeTimeOfDay(JsonGenerator g, long value, long nanosPerUnit)
-      throws IOException {
+  static void writeTimeOfDay(JsonGenerator g, long value, long nanosPerUnit) throws IOException {
     try {
       g.writeString(
           DateTimeFormatter.ISO_LOCAL_TIME.format(
@@ -352,7 +364,7 @@ final class ArrowJson {
   /** Integers a double holds exactly, |v| ≤ 2^53: beyond, most JSON readers round a number. */
   static final long EXACT_IN_DOUBLE = 1L << 53;
 
-  private static void writeUnsigned64(JsonGenerator g, long raw) throws IOException {
+  static void writeUnsigned64(JsonGenerator g, long raw) throws IOException {
     if (raw >= 0 && raw <= EXACT_IN_DOUBLE) {
       g.writeNumber(raw);
     } else {
@@ -360,7 +372,7 @@ final class ArrowJson {
     }
   }
 
-  private static void writeLong(JsonGenerator g, long v) throws IOException {
+  static void writeLong(JsonGenerator g, long v) throws IOException {
     if (v >= -EXACT_IN_DOUBLE && v <= EXACT_IN_DOUBLE) {
       g.writeNumber(v);
     } else {
@@ -368,7 +380,7 @@ final class ArrowJson {
     }
   }
 
-  private static void writeFloat(JsonGenerator g, float f) throws IOException {
+  static void writeFloat(JsonGenerator g, float f) throws IOException {
     if (Float.isFinite(f)) {
       // Written as a float, so that 0.1f prints as 0.1 and not as its double expansion.
       g.writeNumber(f);
@@ -377,7 +389,7 @@ final class ArrowJson {
     }
   }
 
-  private static void writeDouble(JsonGenerator g, double d) throws IOException {
+  static void writeDouble(JsonGenerator g, double d) throws IOException {
     if (Double.isFinite(d)) {
       g.writeNumber(d);
     } else {

@@ -99,7 +99,7 @@ public final class ConvertCommand implements Callable<Integer> {
 
   /**
    * Prints the one-line summary of a conversion, or with --json its JSON object: what it wrote, and
-   * its throughput in rows (or {@code unit}, e.g. cells) and megabytes of input per second.
+   * its throughput in rows (or {@code unit}, e.g. cells) and bytes of input per second.
    */
   static void summary(
       PrintWriter out, ConvertResult r, String target, int files, JsonOutput output) {
@@ -126,18 +126,17 @@ public final class ConvertCommand implements Callable<Integer> {
         // What the dataset lacks of the file, as the text summary says it.
         o.put("notConverted", r.manifest().metadata().get(H5adConverter.SKIPPED_KEY));
       }
-      out.println(o.toString());
+      out.println(Json.line(o));
       out.flush();
       return;
     }
     out.printf(
         Locale.ROOT,
-        "converted %,d %s from %d file%s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
-            + " %.1f MB/s of input%n",
+        "converted %,d %s from %s (%s) to %s version %d (%s) in %.1f s: %,.0f %s/s,"
+            + " %s/s of input%n",
         r.rows(),
         unit,
-        files,
-        files == 1 ? "" : "s",
+        Sizes.count(files, "file"),
         InspectCommand.humanBytes(r.bytesIn()),
         target,
         r.manifest().version(),
@@ -145,7 +144,7 @@ public final class ConvertCommand implements Callable<Integer> {
         r.seconds(),
         r.rowsPerSecond(),
         unit,
-        r.bytesPerSecond() / 1e6);
+        Sizes.bytes(Math.round(r.bytesPerSecond())));
     out.flush();
   }
 
@@ -155,9 +154,10 @@ public final class ConvertCommand implements Callable<Integer> {
       mixinStandardHelpOptions = true,
       description = {
         "Convert Parquet files into a new dataset. Inputs are files, directories (every file"
-            + " below, except hidden ones and _SUCCESS-style markers) and globs, local or on a"
-            + " Hadoop file system (s3a://...); their schemas must be equal. Rows keep the order"
-            + " of the inputs."
+            + " below) and globs, local or on a Hadoop file system (s3a://...); as in Hadoop, a"
+            + " directory or glob leaves out names starting with _ or . (_SUCCESS, .crc files,"
+            + " _temporary/ of unfinished Spark jobs). Their schemas must be equal. Rows keep the"
+            + " order of the inputs."
       })
   static final class Parquet implements Callable<Integer> {
     @Spec CommandSpec spec;

@@ -2,10 +2,8 @@ package dev.riffle.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.databind.util.RawValue;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -29,17 +27,11 @@ final class DictionaryJson {
     if (d == null) {
       return;
     }
+    // Each value as scan prints it (ISO dates, unsigned and wide integers, decimals as strings).
     FieldVector v = d.getVector();
+    ArrowJson.ValueWriter writer = ArrowJson.writerFor(v, dictionaries);
     for (int i = 0; i < v.getValueCount(); i++) {
-      if (v.isNull(i)) {
-        list.addNull();
-      } else if (v instanceof VarCharVector) {
-        list.add(new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8));
-      } else if (v instanceof LargeVarCharVector) {
-        list.add(new String(((LargeVarCharVector) v).get(i), StandardCharsets.UTF_8));
-      } else {
-        list.add(Json.MAPPER.valueToTree(v.getObject(i)));
-      }
+      list.addRawValue(new RawValue(ArrowJson.text(writer, i)));
     }
   }
 }

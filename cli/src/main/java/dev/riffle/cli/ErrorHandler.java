@@ -5,8 +5,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -64,6 +69,10 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     if (e instanceof AccessDeniedException) {
       return report(err, e, "permission denied: " + fileOf((FileSystemException) e), FAILURE);
     }
+    if (e instanceof FileSystemException f && f.getReason() == null && f.getFile() != null) {
+      // The JDK's FileAlreadyExistsException and NotDirectoryException carry only the path.
+      return report(err, e, f.getFile() + ": " + whatIsWrong(f), FAILURE);
+    }
     if (e instanceof CorruptFileException) {
       // The message already names the file and the byte offset.
       return report(err, e, "corrupt file: " + oneLine(e.getMessage()), FAILURE);
@@ -112,6 +121,22 @@ final class ErrorHandler implements IParameterExceptionHandler, IExecutionExcept
     }
     err.flush();
     return code;
+  }
+
+  /** What an exception that carries only a path means, in words. */
+  private static String whatIsWrong(FileSystemException e) {
+    if (e instanceof FileAlreadyExistsException) {
+      return Files.isDirectory(Path.of(e.getFile()))
+          ? "exists already"
+          : "exists already, and is not a directory";
+    }
+    if (e instanceof NotDirectoryException) {
+      return "not a directory";
+    }
+    if (e instanceof DirectoryNotEmptyException) {
+      return "a directory that is not empty";
+    }
+    return e.getClass().getSimpleName().replaceAll("Exception$", "");
   }
 
   private static String fileOf(FileSystemException e) {

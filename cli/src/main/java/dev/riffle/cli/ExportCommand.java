@@ -84,7 +84,7 @@ public final class ExportCommand implements Callable<Integer> {
         o.put("bytesIn", r.bytesIn());
         o.put("bytesOut", r.bytesOut());
         o.put("seconds", r.seconds());
-        out.println(o.toString());
+        out.println(Json.line(o));
         out.flush();
         return 0;
       }
@@ -107,8 +107,8 @@ public final class ExportCommand implements Callable<Integer> {
       name = "parquet",
       mixinStandardHelpOptions = true,
       description = {
-        "Export to Parquet. Categorical columns become dictionary-encoded strings (Parquet keeps"
-            + " no category list or ordered flag)."
+        "Export to Parquet. Categorical columns become their values (strings for string"
+            + " categories), dictionary-encoded (Parquet keeps no category list or ordered flag)."
       })
   static final class Parquet extends Base {
     @Option(

@@ -140,7 +140,7 @@ public final class GcCommand implements Callable<Integer> {
         r.tempsDeleted().forEach(temps::add);
         uploadsJson(o.putArray("uploadsAborted"), r.uploadsAborted());
         uploadsJson(o.putArray("uploadsKept"), r.uploadsKept());
-        out.println(o.toString());
+        out.println(Json.line(o));
         out.flush();
         return 0;
       }
@@ -324,7 +324,7 @@ public final class GcCommand implements Callable<Integer> {
               + ")");
     }
     if (json) {
-      out.println(o.toString());
+      out.println(Json.line(o));
       out.flush();
       return;
     }

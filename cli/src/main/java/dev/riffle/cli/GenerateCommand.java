@@ -274,7 +274,7 @@ public final class GenerateCommand implements Callable<Integer> {
   /** The line (or JSON object) of a single file written. */
   private void report(long bytes) {
     if (json) {
-      spec.commandLine().getOut().println(summary(out, bytes).toString());
+      spec.commandLine().getOut().println(Json.line(summary(out, bytes)));
     } else {
       spec.commandLine()
           .getOut()
@@ -442,7 +442,7 @@ public final class GenerateCommand implements Callable<Integer> {
         o.put("files", r.newFiles().size());
         o.put("version", r.manifest().version());
         o.put("totalRows", r.manifest().totalRows());
-        spec.commandLine().getOut().println(o.toString());
+        spec.commandLine().getOut().println(Json.line(o));
         return;
       }
       spec.commandLine()

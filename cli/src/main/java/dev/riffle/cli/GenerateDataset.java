@@ -67,6 +67,9 @@ final class GenerateDataset {
       BufferAllocator allocator,
       Progress progress)
       throws IOException {
+    if (append) {
+      requireSameGenes(storage, metadata);
+    }
     long target = DatasetOptions.DEFAULT_TARGET_FILE_BYTES;
     int batchRows = data.batchRows();
     if (files != null && files == 1) {
@@ -105,6 +108,32 @@ final class GenerateDataset {
             ? 0
             : Dataset.readManifest(storage, m.parentVersion()).files().size();
     return new Result(m, m.files().subList(before, m.files().size()));
+  }
+
+  /**
+   * Refuses to append cells of another gene count than the latest version's (its metadata {@code
+   * genes}): the schema is the same, but the new rows' indices would address other genes, as {@code
+   * convert h5ad --append} refuses other genes.
+   */
+  private static void requireSameGenes(Storage storage, Map<String, String> metadata)
+      throws IOException {
+    String genes = metadata.get("genes");
+    if (genes == null) {
+      return;
+    }
+    Manifest latest = Dataset.readManifest(storage, Dataset.latestVersion(storage));
+    String had = latest.metadata().get("genes");
+    if (had != null && !had.equals(genes)) {
+      throw new IllegalArgumentException(
+          "cannot append to "
+              + storage.uri()
+              + ": its cells have "
+              + had
+              + " genes (version "
+              + latest.version()
+              + "), not --genes "
+              + genes);
+    }
   }
 
   /** The target file size for about {@code files} files (see the class comment). */

@@ -10,12 +10,8 @@ import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -135,57 +131,6 @@ public final class InspectCommand implements Callable<Integer> {
     return out;
   }
 
-  /** A field's statistics over the file as JSON. */
-  private static ObjectNode statsJson(PageStats s) {
-    ObjectNode n = Json.MAPPER.createObjectNode();
-    n.put("rows", s.rowCount());
-    n.put("nullCount", s.nullCount());
-    if (s.hasMinMax()) {
-      putValue(n, "min", s.min());
-      putValue(n, "max", s.max());
-      if (s.minIsPrefix()) {
-        n.put("minIsPrefix", true);
-      }
-      if (s.maxIsPrefix()) {
-        n.put("maxIsPrefix", true);
-      }
-    }
-    if (s.hasNaN()) {
-      n.put("hasNaN", true);
-    }
-    BitSet codes = s.codes();
-    if (codes != null) {
-      n.put("codesPresent", codes.cardinality());
-    }
-    return n;
-  }
-
-  /**
-   * A bound as JSON: numbers as numbers (±∞ as strings, as Jackson writes them), text as text,
-   * bytes in hex.
-   */
-  private static void putValue(ObjectNode n, String key, Object v) {
-    if (v instanceof Long l) {
-      n.put(key, l);
-    } else if (v instanceof Integer i) {
-      n.put(key, i);
-    } else if (v instanceof BigInteger b) {
-      n.put(key, b);
-    } else if (v instanceof BigDecimal b) {
-      n.put(key, b);
-    } else if (v instanceof Float f) {
-      n.put(key, f);
-    } else if (v instanceof Double d) {
-      n.put(key, d);
-    } else if (v instanceof Boolean b) {
-      n.put(key, b);
-    } else if (v instanceof byte[] b) {
-      n.put(key, "0x" + HexFormat.of().formatHex(b));
-    } else {
-      n.put(key, String.valueOf(v));
-    }
-  }
-
   private static void printCensus(
       PrintWriter out, List<ColumnInfo> columns, List<RecordCensus> census) {
     out.println();
@@ -290,7 +235,8 @@ public final class InspectCommand implements Callable<Integer> {
       if (hasStats(c, stats)) {
         ObjectNode fieldStats = node.putObject("stats");
         for (String f : c.fields()) {
-          fieldStats.set(f, statsJson(stats.get(f)));
+          Field field = rs.fields().get(rs.fieldIndex(f));
+          fieldStats.set(f, StatsJson.of(stats.get(f), field.getType()));
         }
       }
       if (census != null) {

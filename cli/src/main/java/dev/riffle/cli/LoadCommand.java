@@ -247,6 +247,21 @@ public final class LoadCommand implements Callable<Integer> {
   // the resource is held for the block; the body never names it
   @SuppressWarnings("try")
   public Integer call() throws IOException {
+    requireAtLeastOne("--epochs", epochs);
+    requireAtLeastOne("--threads", threads);
+    requireAtLeastOne("--in-flight", inFlight);
+    requireAtLeastOne("--memory-mb", memoryMb);
+    // Ranges checked here, so that the error names the option and writes the number as typed
+    // numbers are written everywhere (1e+20, not Java's 1.0E20).
+    requireIn("--jitter", jitter, 0, false, 1, true, "[0, 1)");
+    requireIn("--max-pi2", maxPi2, 0, true, 1, false, "(0, 1]");
+    requireIn("--min-meff", minMeff, 0, true, 1, false, "(0, 1]");
+    requireIn(
+        "--min-distinct-blocks", minDistinctBlocks, 1, false, Double.MAX_VALUE, false, "1 or more");
+    if (memoryMb > Long.MAX_VALUE >> 20) {
+      throw new ParameterException(
+          spec.commandLine(), "--memory-mb " + memoryMb + " is more bytes than a long counts");
+    }
     Locations.Location loc = Locations.parse(location);
     // Pinned before the dataset is opened, and unpinned after it is closed.
     try (StagedRun staged = StagedRun.pinIfStaged(loc);
@@ -481,7 +496,7 @@ public final class LoadCommand implements Callable<Integer> {
                 + " rows (--block "
                 + block
                 + " with --jitter "
-                + jitter
+                + JsonNumbers.text(jitter)
                 + ")";
     throw new ParameterException(
         spec.commandLine(),
@@ -490,10 +505,10 @@ public final class LoadCommand implements Callable<Integer> {
             "%s needs %s with %s and --batch %d: %s per rank at about %s a row, over --memory-mb"
                 + " %d; give --memory-mb %d or more, lower --block, or relax the target",
             maxPi2 != null
-                ? "--max-pi2 " + maxPi2
+                ? "--max-pi2 " + JsonNumbers.text(maxPi2)
                 : minMeff != null
-                    ? "--min-meff " + minMeff
-                    : "--min-distinct-blocks " + minDistinctBlocks,
+                    ? "--min-meff " + JsonNumbers.text(minMeff)
+                    : "--min-distinct-blocks " + JsonNumbers.text(minDistinctBlocks),
             needs,
             blocks,
             batch,
@@ -604,8 +619,9 @@ public final class LoadCommand implements Callable<Integer> {
     }
     r.put("distinctBlocksMean", distinct);
     if (label != null) {
-      r.put("labelEntropyMean", entropy);
-      r.put("tvMean", tv);
+      // No labelled row (none at all, or all null), no distribution: null, as for the model.
+      putFigure(r, "labelEntropyMean", entropy);
+      putFigure(r, "tvMean", tv);
     }
     List<String> warnings = contractWarnings(pi2, model, m);
     ArrayNode warned = r.putArray("warnings");
@@ -628,7 +644,7 @@ public final class LoadCommand implements Callable<Integer> {
     figures.putInto(r);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(r.toString());
+      out.println(Json.line(r));
     } else {
       out.printf(
           Locale.ROOT,
@@ -652,14 +668,16 @@ public final class LoadCommand implements Callable<Integer> {
                           Locale.ROOT, " (of which JIT compiler %.1f)", runJitNanos / 1e3 / rows)));
       out.printf(
           Locale.ROOT,
-          "diversity: pi2 %.5f (model %.5f), m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
+          "diversity: pi2 %.5f%s, m_eff/m %.3f, distinct blocks %.1f per batch%s%n",
           pi2,
-          model,
+          Double.isNaN(model) ? "" : String.format(Locale.ROOT, " (model %.5f)", model),
           1.0 / (1.0 + (m - 1) * pi2),
           distinct,
           label == null
               ? ""
-              : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
+              : Double.isNaN(entropy)
+                  ? ", no label entropy or TV (no labelled rows)"
+                  : String.format(Locale.ROOT, ", label entropy %.3f bits, TV %.3f", entropy, tv));
       out.printf(
           Locale.ROOT,
           "memory: fetched rows held at most %s at once (budget %s)%n",
@@ -683,6 +701,49 @@ public final class LoadCommand implements Callable<Integer> {
       }
     }
     out.flush();
+  }
+
+  /** A figure, or null where it does not apply (NaN). */
+  private static void putFigure(ObjectNode r, String key, double value) {
+    if (Double.isNaN(value)) {
+      r.putNull(key);
+    } else {
+      r.put(key, value);
+    }
+  }
+
+  /** A number option, if given, within [low, high] (ends open where said), else a usage error. */
+  private void requireIn(
+      String option,
+      Double value,
+      double low,
+      boolean lowOpen,
+      double high,
+      boolean highOpen,
+      String range) {
+    if (value == null) {
+      return;
+    }
+    double v = value;
+    boolean ok = (lowOpen ? v > low : v >= low) && (highOpen ? v < high : v <= high);
+    if (!ok) {
+      throw new ParameterException(
+          spec.commandLine(),
+          option
+              + " must be "
+              + (range.startsWith("1") ? "" : "in ")
+              + range
+              + ", not "
+              + JsonNumbers.text(v));
+    }
+  }
+
+  /** A count option, refused below 1 as a usage error that names it. */
+  private void requireAtLeastOne(String option, long value) {
+    if (value < 1) {
+      throw new ParameterException(
+          spec.commandLine(), option + " must be at least 1, not " + value);
+    }
   }
 
   /**

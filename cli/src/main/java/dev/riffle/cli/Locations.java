@@ -149,6 +149,12 @@ final class Locations {
   /** As {@link #storage(Location)}; {@code direct} reads local files with O_DIRECT. */
   static Storage storage(Location loc, boolean direct) throws IOException {
     if (loc.path() != null) {
+      if (Files.isRegularFile(loc.path())) {
+        // "OUT/" naming a file: a dataset there would fail on its first directory ("_leases: Not
+        // a directory"); the file is left as it is.
+        throw new IllegalArgumentException(
+            loc.uri() + " is " + whatFile(loc.path()) + ", not a dataset directory");
+      }
       return new LocalStorage(loc.path(), direct);
     }
     HadoopStorage h = HadoopStorage.open(loc.uri(), hadoopOverrides);

@@ -93,7 +93,9 @@ public final class LsCommand implements Callable<Integer> {
             Sizes.count(m.totalRows()),
             Sizes.count(live),
             Sizes.bytes(bytes),
-            splits.isEmpty() ? "-" : String.join(",", splits));
+            splits.isEmpty()
+                ? "-"
+                : String.join(",", splits.stream().map(LsCommand::shown).toList()));
       }
       if (json) {
         out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root));
@@ -111,5 +113,15 @@ public final class LsCommand implements Callable<Integer> {
     return m.deletions() == null
         ? m.totalRows()
         : m.totalRows() - RowSets.decode(m.deletions()).getLongCardinality();
+  }
+
+  /**
+   * A split name in the comma-separated list: quoted where it holds a comma or a quote, so that the
+   * list reads one way ('a,b' is one split, not two).
+   */
+  static String shown(String split) {
+    return split.indexOf(',') < 0 && split.indexOf('\'') < 0 && !split.equals("-")
+        ? split
+        : "'" + split.replace("'", "''") + "'";
   }
 }

@@ -43,6 +43,13 @@ public final class Main {
       // Not an Exception, so picocli's handler never sees it; still one line, no stack trace.
       err.println("riffle: out of memory; give the JVM more heap, e.g. RIFFLE_JAVA_OPTS=-Xmx8g");
       return 1;
+    } catch (StackOverflowError e) {
+      // Nor is this; a bug if it happens (inputs that nest are bounded), but one line all the same.
+      err.println("riffle: internal error: stack overflow (run with RIFFLE_DEBUG=1 for details)");
+      if ("1".equals(System.getenv("RIFFLE_DEBUG"))) {
+        e.printStackTrace(err);
+      }
+      return 1;
     } finally {
       out.flush();
       err.flush();

@@ -84,6 +84,13 @@ final class RowSelection {
     if (random != null && random < 0) {
       throw usage("--random must not be negative, not " + random);
     }
+    if (random != null && random > MAX_LISTED_ROWS) {
+      // As for --rows: the drawn row numbers are held in memory (2^31 of them would not fit).
+      throw usage(
+          "--random draws at most "
+              + Sizes.count(MAX_LISTED_ROWS)
+              + " rows; use scan --offset/--limit for long stretches");
+    }
     if (random == null && mixee.commandLine().getParseResult().hasMatchedOption("--seed")) {
       throw usage("--seed is only used with --random");
     }
@@ -95,6 +102,10 @@ final class RowSelection {
 
   /** The numbers of a --rows list: single rows and inclusive ranges A-B, in order. */
   private long[] parseRows(List<String> items) {
+    if (items.isEmpty()) {
+      // "--rows ," splits into nothing: a mistake, not a request for no rows.
+      throw usage("--rows: no row numbers given");
+    }
     long total = 0;
     List<long[]> spans = new ArrayList<>();
     for (String item : items) {
@@ -126,8 +137,9 @@ final class RowSelection {
     long[] out = new long[(int) total];
     int k = 0;
     for (long[] span : spans) {
-      for (long r = span[0]; r <= span[1]; r++) {
-        out[k++] = r;
+      // Counted, not compared with the end: a range ending at Long.MAX_VALUE would never stop.
+      for (long n = 0; n <= span[1] - span[0]; n++) {
+        out[k++] = span[0] + n;
       }
     }
     return out;
@@ -202,13 +214,24 @@ final class RowSelection {
         if (s.isEmpty() || s.startsWith("#")) {
           continue;
         }
+        if (n == MAX_LISTED_ROWS) {
+          throw usage(
+              path
+                  + " lists more than "
+                  + Sizes.count(MAX_LISTED_ROWS)
+                  + " rows; use scan --offset/--limit for long stretches");
+        }
         if (n == out.length) {
-          out = Arrays.copyOf(out, n * 2);
+          out = Arrays.copyOf(out, (int) Math.min((long) n * 2, MAX_LISTED_ROWS));
         }
         try {
-          out[n++] = Long.parseLong(s);
+          out[n] = Long.parseLong(s);
         } catch (NumberFormatException e) {
           throw usage(path + " line " + lineNo + ": " + shown(s) + " is not a row number");
+        }
+        if (out[n++] < 0) {
+          // As --rows says it: a usage error, not a row "out of range".
+          throw usage(path + " line " + lineNo + ": row numbers are not negative (" + s + ")");
         }
       }
     }

@@ -19,8 +19,13 @@ final class Sizes {
     return count(n) + " " + (n == 1 ? noun : plural(noun));
   }
 
-  /** "rows", "batches", "files". */
+  /** "rows", "batches", "files", "retries". */
   static String plural(String noun) {
+    if (noun.length() > 1
+        && noun.endsWith("y")
+        && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0) {
+      return noun.substring(0, noun.length() - 1) + "ies";
+    }
     return noun.endsWith("ch") || noun.endsWith("sh") || noun.endsWith("s")
         ? noun + "es"
         : noun + "s";

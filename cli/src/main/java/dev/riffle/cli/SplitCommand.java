@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -60,6 +61,10 @@ public final class SplitCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     Locations.Location loc = Locations.parse(location);
     Locations.requireNoVersion(loc, "a split is always made from the latest version");
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new ParameterException(
+          spec.commandLine(), "--fraction must be in [0, 1], not " + JsonNumbers.text(fraction));
+    }
     if (name.isBlank() || (rest != null && rest.isBlank())) {
       throw new IllegalArgumentException("split names must not be blank");
     }
@@ -75,15 +80,15 @@ public final class SplitCommand implements Callable<Integer> {
         if (rest != null) {
           splits.put(rest, RowSets.decode(m.splits().get(rest)).getLongCardinality());
         }
-        out.println(o.toString());
+        out.println(Json.line(o));
         out.flush();
         return 0;
       }
       out.println("published version " + m.version() + " of " + storage.uri());
       TextTable table = new TextTable("split", ">rows");
-      table.add(name, RowSets.decode(m.splits().get(name)).getLongCardinality());
+      table.add(name, Sizes.count(RowSets.decode(m.splits().get(name)).getLongCardinality()));
       if (rest != null) {
-        table.add(rest, RowSets.decode(m.splits().get(rest)).getLongCardinality());
+        table.add(rest, Sizes.count(RowSets.decode(m.splits().get(rest)).getLongCardinality()));
       }
       table.print(out, "  ");
       out.flush();

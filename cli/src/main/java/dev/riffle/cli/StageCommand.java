@@ -264,8 +264,7 @@ public final class StageCommand implements Callable<Integer> {
               + ", "
               + ValidateCommand.count(r.files(), "file")
               + ", "
-              + r.bytes()
-              + " bytes"
+              + Sizes.bytes(r.bytes())
               + (offline ? " (complete in the cache; the store was not read)" : ""));
       if (r.filesVerified() > 0 || r.filesRepaired() > 0) {
         out.println(
@@ -280,21 +279,21 @@ public final class StageCommand implements Callable<Integer> {
         out.println(
             String.format(
                 Locale.ROOT,
-                "downloaded %d files, %d bytes in %.2f s (%.1f MB/s); reused %d; %d retries",
-                r.filesDownloaded(),
-                r.bytesDownloaded(),
+                "downloaded %s, %s in %.2f s (%s/s); reused %s; %s",
+                Sizes.count(r.filesDownloaded(), "file"),
+                Sizes.bytes(r.bytesDownloaded()),
                 r.seconds(),
-                r.megabytesPerSecond(),
-                r.filesReused(),
-                r.retries()));
+                Sizes.bytes(Math.round(r.megabytesPerSecond() * 1e6)),
+                Sizes.count(r.filesReused()),
+                Sizes.count(r.retries(), "retry")));
       }
       if (r.blobsEvicted() > 0) {
         out.println(
             "evicted "
                 + ValidateCommand.count(r.blobsEvicted(), "file")
                 + ", "
-                + r.bytesEvicted()
-                + " bytes, to stay under the cache limit");
+                + Sizes.bytes(r.bytesEvicted())
+                + ", to stay under the cache limit");
       }
     }
     out.flush();

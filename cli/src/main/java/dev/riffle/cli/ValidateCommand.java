@@ -79,7 +79,7 @@ public final class ValidateCommand implements Callable<Integer> {
       report.notes().forEach(n -> notes.add(ErrorHandler.oneLine(n)));
       ArrayNode orphans = o.putArray("orphans");
       report.orphans().forEach(orphans::add);
-      out.println(o.toString());
+      out.println(Json.line(o));
     } else if (report.ok()) {
       out.println(
           "OK: version "

@@ -13,6 +13,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.arrow.vector.DurationVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -45,6 +46,10 @@ final class WhereExpression {
   private final List<String> tokens = new ArrayList<>();
   private final List<Integer> positions = new ArrayList<>();
   private int next;
+  private int depth;
+
+  /** The deepest nesting of parentheses a filter may have. */
+  static final int MAX_DEPTH = 64;
 
   private WhereExpression(String text, RiffleSchema schema, String resource) {
     this.text = text;
@@ -89,8 +94,14 @@ final class WhereExpression {
 
   private PageFilter factor() {
     if (symbol("(")) {
+      // Each level is a few frames of this parser: bounded, so that no filter overflows the stack.
+      if (++depth > MAX_DEPTH) {
+        next--;
+        throw error("parentheses nested deeper than " + MAX_DEPTH);
+      }
       PageFilter f = or();
       expect(")");
+      depth--;
       return f;
     }
     if (peekKeyword("not")) {
@@ -204,6 +215,20 @@ final class WhereExpression {
             return timestamp(s, (ArrowType.Timestamp) type);
           }
           return number(s);
+        case Duration:
+          if (quoted) {
+            // As scan prints a duration (PT1M30S), in the column's unit; exact below it.
+            java.time.Duration given = java.time.Duration.parse(s);
+            BigDecimal nanos =
+                BigDecimal.valueOf(given.getSeconds())
+                    .multiply(BigDecimal.valueOf(1_000_000_000L))
+                    .add(BigDecimal.valueOf(given.getNano()));
+            long perUnit =
+                DurationVector.toDuration(1, ((ArrowType.Duration) type).getUnit()).toNanos();
+            return number(
+                nanos.divide(BigDecimal.valueOf(perUnit)).stripTrailingZeros().toPlainString());
+          }
+          return number(s);
         case Time:
           if (quoted) {
             long nanos = java.time.LocalTime.parse(s).toNanoOfDay();
@@ -233,11 +258,12 @@ final class WhereExpression {
       next = at;
       String want =
           e instanceof DateTimeParseException
-              ? "an ISO date or timestamp"
+              ? iso(type)
               : e.getMessage() != null && !(e instanceof NumberFormatException)
                   ? e.getMessage()
                   : "a number";
-      throw error("column '" + column + "' (" + type + ") takes " + want + ", not " + t);
+      throw error(
+          "column '" + column + "' (" + TypeNames.of(type) + ") takes " + want + ", not " + t);
     }
   }
 
@@ -272,7 +298,26 @@ final class WhereExpression {
     return s;
   }
 
-  private static long timestamp(String s, ArrowType.Timestamp type) {
+  /** What a quoted literal of a date, time or timestamp column must look like. */
+  private static String iso(ArrowType type) {
+    switch (type.getTypeID()) {
+      case Date:
+        return "an ISO date ('2024-05-01')";
+      case Time:
+        return "an ISO time of day ('13:45:00.5')";
+      case Duration:
+        return "an ISO duration ('PT1M30.5S')";
+      default:
+        return "an ISO date or timestamp ('2024-05-01', '2024-05-01T13:45:00.5Z')";
+    }
+  }
+
+  /**
+   * A timestamp literal in the column's unit: a long, or where the literal has digits below the
+   * unit (.1234567 for microseconds), the exact decimal, so that comparisons with it stay exact as
+   * for a time of day ({@code ts < '…:20.1234565'} keeps a value of {@code …:20.123456}).
+   */
+  private static Object timestamp(String s, ArrowType.Timestamp type) {
     String iso =
         s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + "T" + s.substring(11) : s;
     Instant instant;
@@ -285,18 +330,32 @@ final class WhereExpression {
       ZoneId zone = type.getTimezone() == null ? ZoneOffset.UTC : ZoneId.of(type.getTimezone());
       instant = LocalDateTime.parse(iso).atZone(zone).toInstant();
     }
-    long seconds = instant.getEpochSecond();
-    int nanos = instant.getNano();
+    long perSecond;
     switch (type.getUnit()) {
       case SECOND:
-        return seconds;
+        perSecond = 1;
+        break;
       case MILLISECOND:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000L), nanos / 1_000_000);
+        perSecond = 1_000;
+        break;
       case MICROSECOND:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1_000);
+        perSecond = 1_000_000;
+        break;
       default:
-        return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
+        perSecond = 1_000_000_000;
     }
+    long nanosPerUnit = 1_000_000_000L / perSecond;
+    long whole =
+        Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), perSecond),
+            instant.getNano() / nanosPerUnit);
+    long below = instant.getNano() % nanosPerUnit;
+    if (below == 0) {
+      return whole;
+    }
+    return BigDecimal.valueOf(whole)
+        .add(BigDecimal.valueOf(below, 9).multiply(BigDecimal.valueOf(perSecond)))
+        .stripTrailingZeros();
   }
 
   private static String unquote(String t) {
@@ -392,7 +451,17 @@ final class WhereExpression {
 
   private IllegalArgumentException error(String message) {
     int at = next < positions.size() ? positions.get(next) : text.length();
+    // A long filter is shown around the position, so that the error stays one readable line.
+    int from = text.length() <= 200 ? 0 : Math.max(0, at - 80);
+    int to = text.length() <= 200 ? text.length() : Math.min(text.length(), at + 80);
     return new IllegalArgumentException(
-        "--where: " + message + " at position " + (at + 1) + " of: " + text);
+        "--where: "
+            + message
+            + " at position "
+            + (at + 1)
+            + " of: "
+            + (from > 0 ? "..." : "")
+            + text.substring(from, to)
+            + (to < text.length() ? "..." : ""));
   }
 }

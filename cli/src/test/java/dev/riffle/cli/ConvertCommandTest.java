@@ -58,7 +58,7 @@ class ConvertCommandTest {
     assertThat(r.out())
         .startsWith("converted 150 rows from 2 files")
         .contains("version 1")
-        .containsPattern("rows/s, [0-9.]+ MB/s of input");
+        .containsPattern("rows/s, [0-9.]+ (B|KiB|MiB|GiB)/s of input");
     Cli.Result take = Cli.ok("take", ds.toString(), "--rows", "101,0");
     assertThat(take.outLines())
         .containsExactly("{\"id\":1,\"name\":\"n1\"}", "{\"id\":0,\"name\":null}");

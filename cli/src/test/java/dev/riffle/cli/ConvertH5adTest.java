@@ -29,7 +29,7 @@ class ConvertH5adTest {
     assertThat(r.out())
         .startsWith("converted 40 cells from 1 file ")
         .contains("version 1")
-        .containsPattern("cells/s, [0-9.]+ MB/s of input");
+        .containsPattern("cells/s, [0-9.]+ (B|KiB|MiB|GiB)/s of input");
     assertThat(ds.resolve("tables/var.riffle")).exists();
     Cli.Result take = Cli.ok("take", ds.toString(), "--rows", "0");
     assertThat(take.out()).contains("\"obs_names\":\"cell000\"");

@@ -169,12 +169,17 @@ class DamagedDatasetTest {
         List.of(
             new String[] {"scan", vectors},
             new String[] {"scan", vectors, "--columns", "embedding"},
-            new String[] {"export", "parquet", vectors, dir.resolve("out.parquet").toString()})) {
+            new String[] {"export", "parquet", vectors, dir.resolve("out.parquet").toString()},
+            // Into directories export makes: they go again with the failed file.
+            new String[] {
+              "export", "arrow", vectors, dir.resolve("new/sub/out.arrow").toString()
+            })) {
       assertThat(DatasetCommandsTest.fails(1, args).err())
           .as(String.join(" ", args))
           .isEqualTo(fileError);
     }
     assertThat(dir.resolve("out.parquet")).doesNotExist();
+    assertThat(dir.resolve("new")).doesNotExist();
   }
 
   @Test

@@ -218,6 +218,11 @@ class DatasetCommandsTest {
     Cli.ok("split", ds, "--name", "again", "--fraction", "0.8", "--seed", "5");
     assertThat(Cli.ok("scan", ds, "--split", "again").outLines()).isEqualTo(trainRows);
     assertThat(Cli.ok("validate", ds).out()).startsWith("OK: version 3, 3 files, ");
+
+    // A name with a comma is quoted in ls's comma-separated list: one split, not two.
+    Cli.ok("split", ds, "--name", "a,b", "--fraction", "0.5", "--seed", "5");
+    List<String> listed = Cli.ok("ls", ds).outLines();
+    assertThat(listed.get(listed.size() - 1)).endsWith(" 'a,b',again,test,train");
   }
 
   @Test
@@ -323,6 +328,8 @@ class DatasetCommandsTest {
     fails(2, "gc", ds + "@1");
     fails(2, "split", ds + "@1", "--name", "a", "--fraction", "0.5", "--seed", "1");
     fails(2, "split", ds, "--name", "a", "--fraction", "1.5", "--seed", "1");
+    assertThat(fails(2, "split", ds, "--name", "a", "--fraction", "1e20", "--seed", "1").err())
+        .startsWith("riffle: --fraction must be in [0, 1], not 1e+20");
     fails(2, "split", ds, "--name", "a", "--fraction", "0.5");
     fails(2, "split", ds, "--name", "a", "--fraction", "0.5", "--seed", "1", "--rest", "a");
     fails(2, "take", ds, "--rows", "300");
@@ -352,6 +359,13 @@ class DatasetCommandsTest {
     assertThat(fails(2, "ls", text.toString()).err())
         .contains("is a file that is not in the Riffle format, not a dataset");
     fails(2, "validate", file);
+    // A dataset asked for at a file ("f.riffle/"): named as such, and the file is left alone.
+    byte[] before = Files.readAllBytes(Path.of(file));
+    assertThat(fails(2, "generate", "scalars", file + "/", "--rows", "1", "--seed", "1").err())
+        .isEqualTo("riffle: " + file + "/ is a single Riffle file, not a dataset directory\n");
+    assertThat(fails(2, "convert", "parquet", pq.toString(), file + "/").err())
+        .contains("is a single Riffle file, not a dataset directory");
+    assertThat(Files.readAllBytes(Path.of(file))).isEqualTo(before);
     fails(2, "take", file + "@1", "--rows", "1");
     fails(2, "take", file, "--rows", "1", "--split", "train");
     Files.createDirectories(dir.resolve("other"));

@@ -94,6 +94,12 @@ class ErrorsTest {
   void rowOutOfRange() {
     assertThat(fails(2, "take", good, "--rows", "1,100").err()).contains("100");
     fails(2, "take", good, "--rows", "-1");
+    // The largest row number, alone or ending a range, is out of range like any other.
+    assertThat(fails(2, "take", good, "--rows", "9223372036854775807").err())
+        .contains("9223372036854775807");
+    fails(2, "take", good, "--rows", "9223372036854775800-9223372036854775807");
+    // An empty list is a mistake, not a request for no rows.
+    assertThat(fails(2, "take", good, "--rows", ",").err()).contains("--rows");
   }
 
   @Test
@@ -105,6 +111,9 @@ class ErrorsTest {
     fails(2, "take", good, "--rows", "x");
     fails(2, "take", good, "--rows", "1", "--seed", "3");
     fails(2, "take", good, "--random", "-3");
+    // Held in memory like a --rows list: refused, not out of memory.
+    assertThat(fails(2, "take", good, "--random", "2147483647").err())
+        .contains("--random draws at most 10,000,000 rows");
     fails(2, "take", good, "--rows", "1", "--bogus");
     fails(2, "take");
     fails(2, "scan", good, "--limit", "-1");
@@ -113,6 +122,17 @@ class ErrorsTest {
     Path rows = dir.resolve("bad-rows.txt");
     Files.writeString(rows, "1\ntwo\n");
     assertThat(fails(2, "take", good, "--rows-file", rows.toString()).err()).contains("line 2");
+    byte[] tooMany = new byte[2 * 10_000_001];
+    for (int i = 0; i < tooMany.length; i += 2) {
+      tooMany[i] = '0';
+      tooMany[i + 1] = '\n';
+    }
+    Files.write(rows, tooMany);
+    assertThat(fails(2, "take", good, "--rows-file", rows.toString()).err())
+        .contains("lists more than 10,000,000 rows");
+    Files.writeString(rows, "1\n-3\n");
+    assertThat(fails(2, "take", good, "--rows-file", rows.toString()).err())
+        .contains("line 2: row numbers are not negative (-3)");
     fails(1, "take", good, "--rows-file", dir.resolve("no-rows.txt").toString());
 
     String out = dir.resolve("out.riffle").toString();

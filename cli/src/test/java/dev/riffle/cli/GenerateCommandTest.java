@@ -205,6 +205,28 @@ class GenerateCommandTest {
     Path ds = dir.resolve("cells");
     Cli.ok("generate", "cells", ds + "/", "--rows", "40", "--seed", "1", "--genes", "500");
     assertThat(Cli.ok("info", ds.toString()).out()).contains("genes=500, kind=cells");
+    // Appended cells address the same genes, or nothing is written.
+    Cli.Result other =
+        Cli.run(
+            "generate",
+            "cells",
+            ds + "/",
+            "--rows",
+            "5",
+            "--seed",
+            "2",
+            "--genes",
+            "600",
+            "--append");
+    assertThat(other.exitCode()).isEqualTo(ErrorHandler.USAGE);
+    assertThat(other.errLines())
+        .containsExactly(
+            "riffle: cannot append to "
+                + ds.toUri().toString().replaceAll("/$", "")
+                + ": its cells have 500 genes (version 1), not --genes 600");
+    assertThat(Cli.ok("ls", ds.toString()).outLines()).hasSize(2);
+    Cli.ok(
+        "generate", "cells", ds + "/", "--rows", "5", "--seed", "2", "--genes", "500", "--append");
 
     Cli.Result r =
         Cli.run(

@@ -111,6 +111,56 @@ class LoadCommandTest {
     assertThat(j.get("pi2").isNumber()).isTrue();
   }
 
+  /** Text says nothing of a model there is none of, and no figure is NaN in text or JSON. */
+  @Test
+  void noFigureIsNaN() throws Exception {
+    String text = Cli.ok("load", ds, "--sampler", "random", "--batch", "64").out();
+    assertThat(text).doesNotContain("NaN").contains("diversity: pi2 0.");
+    String empty = dir.resolve("empty").toString() + "/";
+    Cli.ok("generate", "sparse", empty, "--rows", "0", "--seed", "1");
+    assertThat(Cli.ok("load", empty, "--label", "plate").out())
+        .doesNotContain("NaN")
+        .contains("no label entropy or TV (no labelled rows)");
+    JsonNode j = Json.MAPPER.readTree(Cli.ok("load", empty, "--label", "plate", "--json").out());
+    assertThat(j.get("labelEntropyMean").isNull()).isTrue();
+    assertThat(j.get("tvMean").isNull()).isTrue();
+  }
+
+  /** A number out of range names its option and is written as typed numbers are (1e+20). */
+  @Test
+  void rangesNameTheirOptionAndTheNumber() {
+    String[][] cases = {
+      {"--jitter", "1e20", "riffle: --jitter must be in [0, 1), not 1e+20"},
+      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0.0"},
+      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2.0"},
+      {"--min-distinct-blocks", "0.5", "riffle: --min-distinct-blocks must be 1 or more, not 0.5"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r = Cli.run("load", ds, c[0], c[1]);
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.errLines()).as(c[0]).hasSize(1);
+      assertThat(r.err()).as(c[0]).startsWith(c[2] + " (see 'riffle load --help')");
+    }
+  }
+
+  /** A count option below 1 is a usage error that names the option. */
+  @Test
+  void countsBelowOneNameTheirOption() {
+    String[][] cases = {
+      {"--epochs", "0"},
+      {"--threads", "0"},
+      {"--in-flight", "-1"},
+      {"--memory-mb", "0"},
+      {"--memory-mb", "99999999999999"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r = Cli.run("load", ds, c[0], c[1]);
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.errLines()).as(c[0]).hasSize(1);
+      assertThat(r.err()).as(c[0]).startsWith("riffle: " + c[0] + " ");
+    }
+  }
+
   /**
    * #18 items 6, 10: named placeholders, the defaults (shared with LoaderOptions.of), an example.
    */

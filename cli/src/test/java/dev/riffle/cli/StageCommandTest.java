@@ -54,8 +54,10 @@ class StageCommandTest {
   @Test
   void aCompleteViewNeedsNoManifestAndAnEvictedViewSaysHowToStageItAgain() throws Exception {
     Path cache = dir.resolve("cache");
-    Path view =
-        Path.of(Cli.ok("stage", source + "@1", "--cache", cache.toString()).outLines().get(0));
+    List<String> staged = Cli.ok("stage", source + "@1", "--cache", cache.toString()).outLines();
+    Path view = Path.of(staged.get(0));
+    // Sizes in binary units, as everywhere in text output (it was "… 8192 bytes").
+    assertThat(staged.get(1)).matches("staged: version 1 of .*, 1 file, [0-9.]+ KiB");
     Cli.Result again = Cli.ok("stage", source + "@1", "--cache", cache.toString());
     assertThat(again.outLines().get(1))
         .startsWith("already staged: version 1")
@@ -181,5 +183,16 @@ class StageCommandTest {
   void progressLineShowsBytesRateAndEta() {
     assertThat(StageCommand.describe(1 << 20, 4 << 20, 1.0))
         .isEqualTo("1.0 MiB / 4.0 MiB (25%), 1.0 MiB/s, ETA 3 s");
+  }
+
+  /** A cache that cannot be a directory: the error says why, not just the path. */
+  @Test
+  void aCacheThatIsAFileIsNamedAsSuch() throws Exception {
+    Path file = dir.resolve("file");
+    Files.writeString(file, "x");
+    Cli.Result r = Cli.run("stage", source.toString(), "--cache", file.toString());
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.errLines())
+        .containsExactly("riffle: " + file + ": exists already, and is not a directory");
   }
 }

@@ -224,7 +224,7 @@ class WhereTest {
       delimiter = '|',
       value = {
         "nope = 1                | no column 'nope'",
-        "plate = 3               | column 'plate' (Utf8) takes a string in quotes, not 3",
+        "plate = 3               | column 'plate' (utf8) takes a string in quotes, not 3",
         "n = 1 and               | no column 'n'",
         "plate =                 | expected a value at the end",
         "plate = 'plate01' and   | expected a column name at the end",

@@ -25,8 +25,9 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Writes one version of a dataset out as a Parquet file or an Arrow IPC file or stream, scanning it
  * in batches (memory: one batch plus the Parquet writer's row group buffer). Categorical fields
- * become dictionary-encoded strings in Parquet (its dictionary pages; Parquet has no place for a
- * category list or an ordered flag) and stay dictionaries in Arrow.
+ * become their values in Parquet (strings for string categories), dictionary-encoded in its
+ * dictionary pages (Parquet has no place for a category list or an ordered flag), and stay
+ * dictionaries in Arrow.
  */
 public final class Exporter {
   private Exporter() {}
@@ -53,11 +54,12 @@ public final class Exporter {
       java.util.function.LongConsumer progress)
       throws IOException {
     long start = System.nanoTime();
-    DictionaryDecoder decoder = new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
-    MessageType schema = ArrowToParquet.schema(decoder.schema());
-    ArrowWriteSupport support = new ArrowWriteSupport(schema);
     long rows = 0;
     try (out) {
+      DictionaryDecoder decoder =
+          new DictionaryDecoder(dataset.arrowSchema(), dictionaries(dataset));
+      MessageType schema = ArrowToParquet.schema(decoder.schema());
+      ArrowWriteSupport support = new ArrowWriteSupport(schema);
       try (ParquetWriter<Integer> w =
           new Builder(out.outputFile(), support)
               .withConf(new PlainParquetConfiguration())

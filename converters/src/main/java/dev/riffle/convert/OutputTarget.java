@@ -5,11 +5,14 @@ import dev.riffle.hadoop.HadoopStorage;
 import dev.riffle.hadoop.Schemes;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -34,6 +37,9 @@ public final class OutputTarget implements AutoCloseable {
   private final org.apache.hadoop.fs.Path temp;
   private final Configuration conf;
   private boolean committed;
+
+  /** The directories {@link #open} made for the file, deepest first: removed again on failure. */
+  private final List<Path> createdDirectories = new ArrayList<>();
 
   private OutputTarget(
       String name, Path local, FileSystem fs, org.apache.hadoop.fs.Path path, Configuration conf) {
@@ -74,10 +80,16 @@ public final class OutputTarget implements AutoCloseable {
       throw new FileAlreadyExistsException(uri, null, "exists already; choose another name");
     }
     Path parent = p.toAbsolutePath().getParent();
+    List<Path> created = new ArrayList<>();
+    for (Path d = parent; d != null && !Files.exists(d); d = d.getParent()) {
+      created.add(d);
+    }
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    return new OutputTarget(uri, p.toAbsolutePath(), null, null, null);
+    OutputTarget t = new OutputTarget(uri, p.toAbsolutePath(), null, null, null);
+    t.createdDirectories.addAll(created);
+    return t;
   }
 
   public String name() {
@@ -110,7 +122,7 @@ public final class OutputTarget implements AutoCloseable {
     return length;
   }
 
-  /** Deletes the temporary file unless committed. */
+  /** Deletes the temporary file, and the directories made for it, unless committed. */
   @Override
   public void close() throws IOException {
     if (committed) {
@@ -118,6 +130,13 @@ public final class OutputTarget implements AutoCloseable {
     }
     if (local != null) {
       TempFiles.discard(localTemp);
+      for (Path d : createdDirectories) {
+        try {
+          Files.deleteIfExists(d);
+        } catch (DirectoryNotEmptyException someoneElsesFiles) {
+          break;
+        }
+      }
     } else {
       fs.delete(temp, false);
     }

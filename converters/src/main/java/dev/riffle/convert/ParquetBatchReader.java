@@ -1,6 +1,9 @@
 package dev.riffle.convert;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
@@ -18,6 +21,7 @@ import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
@@ -50,6 +54,7 @@ final class ParquetBatchReader implements AutoCloseable {
    * @throws InputException if it is no Parquet file, is truncated, or has an unsupported type
    */
   static ParquetBatchReader open(InputFile file, String name) throws IOException {
+    requireParquetFraming(file, name);
     ParquetFileReader r;
     try {
       r =
@@ -78,6 +83,41 @@ final class ParquetBatchReader implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       r.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses what cannot be a Parquet file (a stray text file in an input folder, a truncated copy)
+   * in plain words, from its last 8 bytes: a footer length and the magic {@code PAR1} ({@code PARE}
+   * for an encrypted footer), before parquet-java's own messages ("length is too low", "Expected
+   * magic number at tail, but found [48, 48, 48, 10]") would.
+   */
+  private static void requireParquetFraming(InputFile file, String name) throws IOException {
+    long length = file.getLength();
+    // "PAR1" at the start, a footer, its 4-byte length and "PAR1" at the end.
+    if (length < 12) {
+      throw new InputException(
+          name, "not a readable Parquet file (" + length + " bytes, too short to be one)");
+    }
+    byte[] tail = new byte[8];
+    try (SeekableInputStream in = file.newStream()) {
+      in.seek(length - tail.length);
+      in.readFully(tail);
+    }
+    String magic = new String(tail, 4, 4, StandardCharsets.US_ASCII);
+    if (!magic.equals("PAR1") && !magic.equals("PARE")) {
+      throw new InputException(
+          name, "not a readable Parquet file (it does not end in the Parquet magic bytes PAR1)");
+    }
+    long footer = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xFFFFFFFFL;
+    if (footer > length - 12) {
+      throw new InputException(
+          name,
+          "not a readable Parquet file (its footer of "
+              + footer
+              + " bytes does not fit in its "
+              + length
+              + " bytes: truncated or damaged)");
     }
   }
 

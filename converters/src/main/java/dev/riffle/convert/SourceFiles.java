@@ -24,8 +24,13 @@ import org.apache.hadoop.fs.RemoteIterator;
 /**
  * Expands what the user named into input files: files, directories (every file below, except hidden
  * ones and markers such as {@code _SUCCESS} and {@code .crc}), and globs, locally or on any Hadoop
- * file system ({@code s3a://}, {@code hdfs://}). The order is the order of the arguments, then by
- * name, so that a conversion is reproducible.
+ * file system ({@code s3a://}, {@code hdfs://}). As Hadoop's input formats do, a directory or glob
+ * leaves out every name that starts with {@code _} or {@code .}, directories included: Spark and
+ * Hadoop writers keep their markers ({@code _SUCCESS}, {@code _committed_*}), checksums ({@code
+ * .part-0.parquet.crc}) and the files of unfinished or failed attempts ({@code _temporary/}, {@code
+ * .spark-staging-*}) there, and reading those would add rows twice. A file named on its own is
+ * always read. The order is the order of the arguments, then by name, so that a conversion is
+ * reproducible.
  */
 public final class SourceFiles {
   private SourceFiles() {}
@@ -54,6 +59,11 @@ public final class SourceFiles {
             local(spec.startsWith("file:") ? Path.of(java.net.URI.create(spec)).toString() : spec);
       }
       if (found.isEmpty()) {
+        if (!isGlob(spec) && !SCHEME.matcher(spec).find() && Files.isDirectory(Path.of(spec))) {
+          // It exists: say why it gives nothing rather than "no such file".
+          throw new InputException(
+              spec, "no input files there (names starting with _ or . are left out)");
+        }
         throw new NoSuchFileException(spec, null, "no input files there");
       }
       out.addAll(found);
@@ -67,6 +77,27 @@ public final class SourceFiles {
 
   private static boolean visible(String fileName) {
     return !fileName.startsWith(".") && !fileName.startsWith("_") && !fileName.endsWith(".crc");
+  }
+
+  /** As {@link #visibleBelow(Path, Path)}, for the paths of a Hadoop file system. */
+  private static boolean visibleBelow(String root, String file) {
+    String below = file.startsWith(root) ? file.substring(root.length()) : file;
+    for (String name : below.split("/")) {
+      if (!name.isEmpty() && !visible(name)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every name of {@code file} below {@code root} is {@link #visible}. */
+  private static boolean visibleBelow(Path root, Path file) {
+    for (Path name : root.relativize(file)) {
+      if (!visible(name.toString())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static List<SourceFile> local(String spec) throws IOException {
@@ -87,6 +118,7 @@ public final class SourceFiles {
         try (Stream<Path> s = Files.walk(base)) {
           s.filter(Files::isRegularFile)
               .filter(p -> m.matches(slash < 0 ? base.relativize(p) : p))
+              .filter(p -> visibleBelow(base, p))
               .forEach(paths::add);
         }
       }
@@ -94,9 +126,7 @@ public final class SourceFiles {
       Path p = Path.of(spec);
       if (Files.isDirectory(p)) {
         try (Stream<Path> s = Files.walk(p)) {
-          s.filter(Files::isRegularFile)
-              .filter(f -> visible(f.getFileName().toString()))
-              .forEach(paths::add);
+          s.filter(Files::isRegularFile).filter(f -> visibleBelow(p, f)).forEach(paths::add);
         }
       } else if (Files.isRegularFile(p)) {
         paths.add(p);
@@ -123,13 +153,18 @@ public final class SourceFiles {
     if (matched == null) {
       throw new NoSuchFileException(spec);
     }
+    boolean glob = isGlob(spec);
     List<FileStatus> files = new ArrayList<>();
     for (FileStatus st : matched) {
+      if (glob && !visible(st.getPath().getName())) {
+        continue;
+      }
       if (st.isDirectory()) {
+        String root = st.getPath().toUri().getPath();
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(st.getPath(), true);
         while (it.hasNext()) {
           LocatedFileStatus f = it.next();
-          if (f.isFile() && visible(f.getPath().getName())) {
+          if (f.isFile() && visibleBelow(root, f.getPath().toUri().getPath())) {
             files.add(f);
           }
         }

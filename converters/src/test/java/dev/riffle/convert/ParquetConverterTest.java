@@ -175,6 +175,37 @@ class ParquetConverterTest {
     assertThat(SourceFiles.expand(List.of(d + "/*.parquet"), Map.of()))
         .extracting(SourceFile::name)
         .containsExactly(d.resolve("a.parquet").toString(), d.resolve("b.parquet").toString());
+    // What Spark and Hadoop writers leave next to the data: markers, checksums, and the files of
+    // unfinished or failed attempts, whose rows would be read twice.
+    Files.writeString(d.resolve("_committed_123"), "{}");
+    Files.writeString(d.resolve(".a.parquet.crc"), "crc");
+    Files.createDirectories(d.resolve("_temporary/0"));
+    ParquetFixtures.writeNested(d.resolve("_temporary/0/part-9.parquet"), 5, 1, 1 << 20);
+    Files.createDirectories(d.resolve(".spark-staging-1"));
+    ParquetFixtures.writeNested(d.resolve(".spark-staging-1/part-8.parquet"), 5, 1, 1 << 20);
+    List<String> visible =
+        List.of(
+            d.resolve("a.parquet").toString(),
+            d.resolve("b.parquet").toString(),
+            d.resolve("sub/c.parquet").toString());
+    assertThat(SourceFiles.expand(List.of(d.toString()), Map.of()))
+        .extracting(SourceFile::name)
+        .containsExactlyElementsOf(visible);
+    assertThat(SourceFiles.expand(List.of(d + "/*"), Map.of()))
+        .extracting(SourceFile::name)
+        .containsExactlyElementsOf(visible.subList(0, 2));
+    assertThat(SourceFiles.expand(List.of(d + "/**.parquet"), Map.of()))
+        .extracting(SourceFile::name)
+        .containsExactlyElementsOf(visible);
+    Path markers = dir.resolve("markers");
+    Files.createDirectories(markers);
+    Files.writeString(markers.resolve("_SUCCESS"), "");
+    assertThatThrownBy(() -> SourceFiles.expand(List.of(markers.toString()), Map.of()))
+        .isInstanceOf(InputException.class)
+        .hasMessage(markers + ": no input files there (names starting with _ or . are left out)");
+    // Named on its own, a file is read whatever its name.
+    assertThat(SourceFiles.expand(List.of(d + "/_temporary/0/part-9.parquet"), Map.of()))
+        .hasSize(1);
     assertThatThrownBy(() -> SourceFiles.expand(List.of(d + "/none*.parquet"), Map.of()))
         .isInstanceOf(java.nio.file.NoSuchFileException.class);
   }
@@ -238,7 +269,9 @@ class ParquetConverterTest {
     Path out = dir.resolve("out");
     assertThatThrownBy(() -> convert(List.of(text), out, ConvertOptions.defaults()))
         .isInstanceOf(InputException.class)
-        .hasMessageStartingWith(text + ": not a readable Parquet file")
+        .hasMessage(
+            text
+                + ": not a readable Parquet file (it does not end in the Parquet magic bytes PAR1)")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"))
         // Not parquet-java's name for it ("LocalInputFile@2b84bb4b").
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("InputFile@"));
@@ -250,7 +283,20 @@ class ParquetConverterTest {
     Files.write(truncated, java.util.Arrays.copyOf(all, all.length / 2));
     assertThatThrownBy(() -> convert(List.of(good, truncated), out, ConvertOptions.defaults()))
         .isInstanceOf(InputException.class)
-        .hasMessageStartingWith(truncated + ": ");
+        .hasMessageStartingWith(truncated + ": not a readable Parquet file");
+    // The head and the last 8 bytes of a good file: its magic is there, its footer is not.
+    Path gutted = dir.resolve("gutted.parquet");
+    byte[] g = java.util.Arrays.copyOf(all, 108);
+    System.arraycopy(all, all.length - 8, g, 100, 8);
+    Files.write(gutted, g);
+    assertThatThrownBy(() -> convert(List.of(gutted), out, ConvertOptions.defaults()))
+        .isInstanceOf(InputException.class)
+        .hasMessageStartingWith(gutted + ": not a readable Parquet file (its footer of ")
+        .hasMessageEndingWith(" bytes does not fit in its 108 bytes: truncated or damaged)");
+    Path tiny = dir.resolve("tiny.parquet");
+    Files.writeString(tiny, "PAR1");
+    assertThatThrownBy(() -> convert(List.of(tiny), out, ConvertOptions.defaults()))
+        .hasMessage(tiny + ": not a readable Parquet file (4 bytes, too short to be one)");
     assertThat(out).doesNotExist();
   }
 

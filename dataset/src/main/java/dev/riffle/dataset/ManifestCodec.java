@@ -2,8 +2,10 @@ package dev.riffle.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.riffle.format.CorruptFileException;
 import dev.riffle.format.RecordInput;
 import dev.riffle.format.schema.RiffleSchema;
@@ -93,6 +95,55 @@ public final class ManifestCodec {
   }
 
   /**
+   * What is wrong with a manifest that does not parse, in the manifest's terms: the field and the
+   * kind of value it holds, not Jackson's Java class names and source excerpts ("Cannot deserialize
+   * value of type `java.util.ArrayList<dev.riffle.dataset.Manifest$DataFile>`").
+   */
+  static String why(JsonProcessingException e) {
+    String field = "";
+    if (e instanceof JsonMappingException m) {
+      StringBuilder b = new StringBuilder();
+      for (JsonMappingException.Reference r : m.getPath()) {
+        if (r.getFieldName() != null) {
+          b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
+        } else if (r.getIndex() >= 0) {
+          b.append('[').append(r.getIndex()).append(']');
+        }
+      }
+      field = b.toString();
+    }
+    String message = String.valueOf(e.getOriginalMessage());
+    if (message.startsWith("No content to map")) {
+      return "the file is empty";
+    }
+    if (e instanceof MismatchedInputException mi && mi.getTargetType() != null) {
+      return (field.isEmpty() ? "the manifest" : "field '" + field + "'")
+          + " must be "
+          + kind(mi.getTargetType());
+    }
+    int source = message.indexOf(" (start marker at [Source");
+    message = source < 0 ? message : message.substring(0, source);
+    return (field.isEmpty() ? "" : "field '" + field + "': ") + message;
+  }
+
+  private static String kind(Class<?> type) {
+    if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "a list";
+    }
+    if (CharSequence.class.isAssignableFrom(type)) {
+      return "a string";
+    }
+    if (Number.class.isAssignableFrom(type)
+        || (type.isPrimitive() && type != boolean.class && type != char.class)) {
+      return "a number";
+    }
+    if (type == Boolean.class || type == boolean.class) {
+      return "true or false";
+    }
+    return "an object";
+  }
+
+  /**
    * Parses and checks a manifest.
    *
    * @param resource its name, for messages
@@ -106,8 +157,7 @@ public final class ManifestCodec {
       m = MAPPER.readValue(json, Manifest.class);
     } catch (JsonProcessingException e) {
       long at = e.getLocation() == null ? 0 : Math.max(0, e.getLocation().getByteOffset());
-      throw new CorruptFileException(
-          resource, at, "not a valid manifest: " + e.getOriginalMessage(), e);
+      throw new CorruptFileException(resource, at, "not a valid manifest: " + why(e), e);
     } catch (IOException e) {
       throw new CorruptFileException(resource, 0, "not a valid manifest: " + e.getMessage(), e);
     }

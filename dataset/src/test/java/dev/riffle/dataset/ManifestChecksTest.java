@@ -149,4 +149,32 @@ class ManifestChecksTest {
       assertThat(ds.split("train").rowCount()).isEqualTo(3);
     }
   }
+
+  @Test
+  void aManifestThatDoesNotParseIsNamedInItsOwnTermsNotJacksons() throws Exception {
+    Path path = dir.resolve(Manifest.path(1));
+    String[][] cases = {
+      {
+        "{\"manifestVersion\": 1, \"files\": 5}",
+        "not a valid manifest: field 'files' must be a list"
+      },
+      {"{\"version\": \"x\"}", "not a valid manifest: field 'version' must be a number"},
+      {"{\"files\": [{\"rowCount\": []}]}", "field 'files[0].rowCount' must be a number"},
+      {"[]", "not a valid manifest: the manifest must be an object"},
+      {"", "not a valid manifest: the file is empty"},
+      {"{", "not a valid manifest: Unexpected end-of-input: expected close marker for Object"},
+    };
+    for (String[] c : cases) {
+      Files.writeString(path, c[0]);
+      assertThatThrownBy(() -> Dataset.open(storage, 1, allocator))
+          .as(c[0])
+          .isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining("00000000000000000001.manifest.json")
+          .hasMessageContaining(c[1])
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage())
+                      .doesNotContain("dev.riffle", "java.util", "Source", "`", "\n"));
+    }
+  }
 }
