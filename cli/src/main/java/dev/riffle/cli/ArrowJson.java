@@ -305,22 +305,23 @@ final class ArrowJson {
     }
   }
 
+  /** Values of a time unit in one second. */
+  static long unitsPerSecond(org.apache.arrow.vector.types.TimeUnit unit) {
+    switch (unit) {
+      case SECOND:
+        return 1;
+      case MILLISECOND:
+        return 1_000;
+      case MICROSECOND:
+        return 1_000_000;
+      default:
+        return 1_000_000_000;
+    }
+  }
+
   static void writeTimestamp(JsonGenerator g, long raw, ArrowType.Timestamp type, ZoneId zone)
       throws IOException {
-    long perSecond;
-    switch (type.getUnit()) {
-      case SECOND:
-        perSecond = 1;
-        break;
-      case MILLISECOND:
-        perSecond = 1_000;
-        break;
-      case MICROSECOND:
-        perSecond = 1_000_000;
-        break;
-      default:
-        perSecond = 1_000_000_000;
-    }
+    long perSecond = unitsPerSecond(type.getUnit());
     try {
       Instant instant =
           Instant.ofEpochSecond(

@@ -99,15 +99,6 @@ final class StatsJson {
   }
 
   private static long nanosPer(org.apache.arrow.vector.types.TimeUnit unit) {
-    switch (unit) {
-      case SECOND:
-        return 1_000_000_000L;
-      case MILLISECOND:
-        return 1_000_000L;
-      case MICROSECOND:
-        return 1_000L;
-      default:
-        return 1L;
-    }
+    return 1_000_000_000L / ArrowJson.unitsPerSecond(unit);
   }
 }

@@ -330,20 +330,7 @@ final class WhereExpression {
       ZoneId zone = type.getTimezone() == null ? ZoneOffset.UTC : ZoneId.of(type.getTimezone());
       instant = LocalDateTime.parse(iso).atZone(zone).toInstant();
     }
-    long perSecond;
-    switch (type.getUnit()) {
-      case SECOND:
-        perSecond = 1;
-        break;
-      case MILLISECOND:
-        perSecond = 1_000;
-        break;
-      case MICROSECOND:
-        perSecond = 1_000_000;
-        break;
-      default:
-        perSecond = 1_000_000_000;
-    }
+    long perSecond = ArrowJson.unitsPerSecond(type.getUnit());
     long nanosPerUnit = 1_000_000_000L / perSecond;
     long whole =
         Math.addExact(
