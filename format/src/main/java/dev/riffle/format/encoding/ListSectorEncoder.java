@@ -12,19 +12,45 @@ import java.nio.ByteBuffer;
  * {@code itemWidth} bytes): the counts bit-packed as their excess over the sector's smallest, then
  * every list's items back to back, so a row costs a few bits of structure where a record costs a
  * u16 offset and a varint. Only plain sectors use it: compressed sectors hold such rows as RECORDS.
+ *
+ * <p>Lists of nullable items (1.4) have an item bitmap after the count; a LISTS sector holds only
+ * lists whose bitmap has every item valid, and drops the bitmap. A row with a null item ends the
+ * sector, and a sector that would start with one is left to RECORDS ({@link #plainRows} is 0).
  */
 final class ListSectorEncoder implements PayloadEncoder {
   private final PageRows rows;
   private final byte[] data;
   private final int itemWidth;
+  private final boolean itemsNullable;
 
   /** The item counts of a sector, reused across sectors. */
   private long[] packed;
 
-  ListSectorEncoder(PageRows rows, int itemWidth) {
+  ListSectorEncoder(PageRows rows, int itemWidth, boolean itemsNullable) {
     this.rows = rows;
     this.data = rows.array();
     this.itemWidth = itemWidth;
+    this.itemsNullable = itemsNullable;
+  }
+
+  /**
+   * Whether list record {@code v} of {@code c} items has a null item: its item bitmap (right after
+   * the count) has a clear bit among its first {@code c}.
+   */
+  private boolean hasNullItem(int v, long c) {
+    if (!itemsNullable || c == 0) {
+      return false;
+    }
+    int at = rows.recordStart(v) + varintBytes(c);
+    int full = (int) (c >>> 3);
+    for (int i = 0; i < full; i++) {
+      if (data[at + i] != (byte) 0xFF) {
+        return true;
+      }
+    }
+    int rest = (int) (c & 7);
+    int mask = (1 << rest) - 1;
+    return rest != 0 && (data[at + full] & mask) != mask;
   }
 
   /** The item count of list record {@code v} (its leading varint). */
@@ -40,6 +66,15 @@ final class ListSectorEncoder implements PayloadEncoder {
     }
   }
 
+  private static int varintBytes(long c) {
+    int n = 1;
+    while (c >= 0x80) {
+      c >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
   @Override
   public int plainRows(int row, int valid) {
     int n = 0;
@@ -52,6 +87,9 @@ final class ListSectorEncoder implements PayloadEncoder {
       boolean isValid = rows.isValid(row);
       boolean nulls2 = nulls || !isValid;
       long c = isValid ? count(valid) : 0;
+      if (isValid && hasNullItem(valid, c)) {
+        break;
+      }
       int nv2 = nv + (isValid ? 1 : 0);
       long min2 = !isValid ? min : nv == 0 ? c : Math.min(min, c);
       long max2 = !isValid ? max : nv == 0 ? c : Math.max(max, c);

@@ -58,15 +58,17 @@ public final class SectorEncoder {
    * Encodes list records ({@code varint count}, then {@code count} items of {@code itemWidth}
    * bytes) into sectors: a sector that compressed sectors do not take (see {@link #encodeRecords})
    * is written with the LISTS codec, bit-packed counts and the items back to back, instead of as
-   * plain records.
+   * plain records, unless a list with a null item (which LISTS sectors cannot hold) leaves it fewer
+   * rows than the RECORDS sector.
    *
    * @param zstdLevel level of compressed sectors, 0 for none
    */
-  public static LongList encodeLists(PageRows rows, int itemWidth, int zstdLevel, ByteSink out) {
+  public static LongList encodeLists(
+      PageRows rows, int itemWidth, boolean itemsNullable, int zstdLevel, ByteSink out) {
     return pack(
         rows,
         new RecordSectorEncoder(rows),
-        new ListSectorEncoder(rows, itemWidth),
+        new ListSectorEncoder(rows, itemWidth, itemsNullable),
         zstdLevel,
         out);
   }
@@ -96,8 +98,12 @@ public final class SectorEncoder {
         zstd.write(row, valid, m, out);
         taken = m;
       } else {
-        taken = plain == base ? n : plain.plainRows(row, valid);
-        plain.build(row, valid, taken, payload);
+        // A LISTS sector stops before a list with a null item; where it then holds fewer rows
+        // than the plain RECORDS sector, that is written (so no page needs more sectors).
+        int lists = plain == base ? n : plain.plainRows(row, valid);
+        PayloadEncoder codec = lists >= n ? plain : base;
+        taken = Math.max(lists, n);
+        codec.build(row, valid, taken, payload);
         writePlain(payload, taken, out);
       }
       valid += payload.valid;

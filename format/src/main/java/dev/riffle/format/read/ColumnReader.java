@@ -64,7 +64,7 @@ final class ColumnReader implements AutoCloseable {
     this.ramBytes = ram;
     this.rows = new RowCodec(schema, spec);
     if (spec.group()) {
-      sectors = new SectorDecoder(resource, spec, rows, -1, false, -1);
+      sectors = new SectorDecoder(resource, spec, rows, -1, false, -1, false);
       zips = new ZipDecoder(resource, rows, rows.packs(v14), v14);
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
@@ -79,7 +79,13 @@ final class ColumnReader implements AutoCloseable {
               && fixedWidth <= 8;
       sectors =
           new SectorDecoder(
-              resource, spec, rows, fixedWidth, integerColumn, TypeSupport.listItemWidth(field));
+              resource,
+              spec,
+              rows,
+              fixedWidth,
+              integerColumn,
+              TypeSupport.listItemWidth(field, v14),
+              TypeSupport.listItemWidth(field, v14) > 0 && field.getChildren().get(0).isNullable());
       zips = new ZipDecoder(resource, rows, field.getDictionary() == null && rows.packs(v14), v14);
     }
   }

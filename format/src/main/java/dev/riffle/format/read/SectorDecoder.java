@@ -16,6 +16,9 @@ import java.util.zip.CRC32C;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
 
 /**
  * Decodes rows of one column's SECTORS pages (FORMAT.md §5.1): checks each sector (CRC32C, header)
@@ -36,6 +39,9 @@ final class SectorDecoder {
   /** Item width of LISTS sectors for this column, or -1 if it may not have them. */
   private final int listItemWidth;
 
+  /** Whether the items of this column's lists are declared nullable (LISTS sectors: 1.4). */
+  private final boolean listItemsNullable;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -45,13 +51,15 @@ final class SectorDecoder {
       RowCodec rows,
       int fixedWidth,
       boolean integerColumn,
-      int listItemWidth) {
+      int listItemWidth,
+      boolean listItemsNullable) {
     this.resource = resource;
     this.spec = spec;
     this.rows = rows;
     this.fixedWidth = fixedWidth;
     this.integerColumn = integerColumn;
     this.listItemWidth = listItemWidth;
+    this.listItemsNullable = listItemsNullable;
   }
 
   // LISTS in a column that cannot hold them falls through to "unknown codec"
@@ -230,6 +238,8 @@ final class SectorDecoder {
    * frame header (inflating it twice would cost more than growing vectors). It only sizes vectors:
    * nothing here is verified, and decoding checks every sector as it would without it.
    *
+   * <p>LISTS sectors give their rows' item bytes exactly, from the packed counts.
+   *
    * @return false if the rows cannot be estimated so (other sector codecs, groups, or a header that
    *     makes no sense; decoding will report it)
    */
@@ -246,13 +256,16 @@ final class SectorDecoder {
       int n = next - first;
       int kFrom = k - first;
       int kTo = Math.min(end, next) - first;
-      if (n <= 0
-          || kTo <= kFrom
-          || pos + FileLayout.SECTOR_BYTES > buf.limit()
-          || (buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF) != SectorLayout.CODEC_RECORDS) {
+      if (n <= 0 || kTo <= kFrom || pos + FileLayout.SECTOR_BYTES > buf.limit()) {
         return false;
       }
-      long bytes = recordBytes(buf, pos, n, kFrom, kTo);
+      int codec = buf.get(pos + SectorLayout.CODEC_OFFSET) & 0xFF;
+      long bytes =
+          codec == SectorLayout.CODEC_RECORDS
+              ? recordBytes(buf, pos, n, kFrom, kTo)
+              : codec == SectorLayout.CODEC_LISTS && listItemWidth > 0
+                  ? listItemBytes(buf, pos, n, kFrom, kTo)
+                  : -1;
       if (bytes < 0 || !rows.estimateRecords(kTo - kFrom, bytes, s)) {
         return false;
       }
@@ -260,6 +273,42 @@ final class SectorDecoder {
       sector++;
     }
     return true;
+  }
+
+  /**
+   * The item bytes of rows [kFrom, kTo) of the n-row LISTS sector at {@code pos} (exact: their
+   * counts are read), which size a list's items as records of those bytes would; -1 if its header
+   * makes no sense.
+   */
+  private long listItemBytes(ByteBuffer buf, int pos, int n, int kFrom, int kTo) {
+    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
+    int bitWidth = buf.get(pos + SectorLayout.BIT_WIDTH_OFFSET) & 0xFF;
+    long reference = buf.getLong(pos + SectorLayout.REFERENCE_OFFSET);
+    if ((flags & SectorLayout.FLAG_ZSTD) != 0 || bitWidth > 32) {
+      return -1;
+    }
+    int p = pos + SectorLayout.HEADER_BYTES;
+    int from = kFrom;
+    int to = kTo;
+    int valid = n;
+    if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
+      from = Bitmaps.rank(buf, p, kFrom);
+      to = Bitmaps.rank(buf, p, kTo);
+      valid = Bitmaps.rank(buf, p, n);
+      p += Bitmaps.bytes(n);
+    }
+    if (p + BitPacking.packedBytes(valid, bitWidth) > pos + SectorLayout.CRC_OFFSET) {
+      return -1;
+    }
+    long items = 0;
+    for (int i = from; i < to; i++) {
+      long c = reference + BitPacking.get(buf, p, i, bitWidth);
+      if (c < 0 || c > FileLayout.SECTOR_BYTES) {
+        return -1;
+      }
+      items += c;
+    }
+    return items * listItemWidth;
   }
 
   /**
@@ -304,9 +353,11 @@ final class SectorDecoder {
 
   /**
    * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1) whose packed counts start at
-   * {@code p}: each row's record ({@code varint count}, then its items) is rebuilt in a per-thread
-   * buffer and decoded like a RECORDS row. The first row's items start after the items of all valid
-   * rows before it, so a take sums those counts (at most a sector's worth).
+   * {@code p}: a row's items are copied straight into the list's item vector where that is a plain
+   * fixed-width vector of the item width; otherwise (booleans) its record ({@code varint count}, an
+   * all-valid item bitmap if items are nullable, then its items) is rebuilt in a per-thread buffer
+   * and decoded like a RECORDS row. The first row's items start after the items of all valid rows
+   * before it, so a take sums those counts (at most a sector's worth).
    */
   private void decodeLists(
       ByteBuffer d,
@@ -359,7 +410,8 @@ final class SectorDecoder {
     for (int v = 0; v < idx; v++) {
       start += checkedCount(counts[v], reference, maxCount, fileOffset);
     }
-    RecordInput in = new RecordInput(resource);
+    BaseFixedWidthVector direct = directItems(t.single, w);
+    RecordInput in = direct == null ? new RecordInput(resource) : null;
     for (int k = kFrom; k < kTo; k++) {
       int j = outStart + (k - kFrom);
       if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
@@ -374,11 +426,54 @@ final class SectorDecoder {
         throw new CorruptFileException(
             resource, fileOffset + (Math.min(at, end) - base), "list items overrun the sector");
       }
-      int len = scratch.record(d, (int) at, (int) c, w);
-      in.reset(scratch.view, 0, len, fileOffset + (at - base));
-      rows.decode(in, t, j);
+      if (direct != null) {
+        copyItems(t.single, j, direct, d, (int) at, (int) c, w);
+      } else {
+        int len = scratch.record(d, (int) at, (int) c, w, listItemsNullable);
+        in.reset(scratch.view, 0, len, fileOffset + (at - base));
+        rows.decode(in, t, j);
+      }
       start += c;
       idx++;
+    }
+  }
+
+  /**
+   * The item vector of {@code list} if a LISTS row's items can be copied into it as they are: a
+   * fixed-width vector (not booleans, stored one byte each) of width {@code w}; else null.
+   */
+  private static BaseFixedWidthVector directItems(FieldVector list, int w) {
+    FieldVector child =
+        list instanceof ListVector l
+            ? l.getDataVector()
+            : list instanceof LargeListVector l ? l.getDataVector() : null;
+    return child instanceof BaseFixedWidthVector f
+            && !(f instanceof BitVector)
+            && f.getTypeWidth() == w
+        ? f
+        : null;
+  }
+
+  /** Row {@code j} of {@code list}: the {@code c} items of {@code w} bytes at {@code d[at]}. */
+  private static void copyItems(
+      FieldVector list, int j, BaseFixedWidthVector items, ByteBuffer d, int at, int c, int w) {
+    long first =
+        list instanceof ListVector l
+            ? l.startNewValue(j)
+            : ((LargeListVector) list).startNewValue(j);
+    // Items past what one Arrow batch holds: the bound a record decode enforces too.
+    if (first + c > Integer.MAX_VALUE - 8L) {
+      throw new IllegalStateException("list items exceed what one Arrow batch can hold");
+    }
+    while (items.getValueCapacity() < first + c) {
+      items.reAlloc();
+    }
+    Buffers.copy(items.getDataBuffer(), first * w, d, at, c * w);
+    Buffers.setValid(items.getValidityBuffer(), (int) first, c);
+    if (list instanceof ListVector l) {
+      l.endValue(j, c);
+    } else {
+      ((LargeListVector) list).endValue(j, c);
     }
   }
 
@@ -410,8 +505,17 @@ final class SectorDecoder {
       return counts;
     }
 
-    /** Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}. */
-    int record(ByteBuffer d, int at, int count, int w) {
+    /**
+     * Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}, with an item
+     * bitmap of {@code count} set bits if {@code nullableItems}.
+     */
+    int record(ByteBuffer d, int at, int count, int w, boolean nullableItems) {
+      int bitmap = nullableItems ? Bitmaps.bytes(count) : 0;
+      int need = 5 + bitmap + count * w;
+      if (bytes.length < need) {
+        bytes = new byte[need];
+        view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+      }
       int len = 0;
       long c = count;
       while (c >= 0x80) {
@@ -419,6 +523,13 @@ final class SectorDecoder {
         c >>>= 7;
       }
       bytes[len++] = (byte) c;
+      if (nullableItems) {
+        java.util.Arrays.fill(bytes, len, len + count / 8, (byte) 0xFF);
+        if (count % 8 != 0) {
+          bytes[len + count / 8] = (byte) ((1 << (count % 8)) - 1);
+        }
+        len += bitmap;
+      }
       d.get(at, bytes, len, count * w);
       return len + count * w;
     }

@@ -253,10 +253,13 @@ public final class TypeSupport {
 
   /**
    * The item width of a field that LISTS sectors can hold (FORMAT.md §5.1): a list or large list
-   * whose item field is non-nullable and of a fixed-width primitive type of at most 64 bytes (1
-   * byte for a boolean); -1 for any other field.
+   * whose item field is of a fixed-width primitive type of at most 64 bytes (1 byte for a boolean)
+   * and non-nullable, or in a 1.4 file also nullable (such a sector then holds only lists without a
+   * null item); -1 for any other field.
+   *
+   * @param v14 whether the file is 1.4
    */
-  public static int listItemWidth(Field field) {
+  public static int listItemWidth(Field field, boolean v14) {
     ArrowType t = field.getType();
     if (field.getDictionary() != null
         || !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList)
@@ -264,7 +267,7 @@ public final class TypeSupport {
       return -1;
     }
     Field item = field.getChildren().get(0);
-    if (item.isNullable() || item.getDictionary() != null) {
+    if ((item.isNullable() && !v14) || item.getDictionary() != null) {
       return -1;
     }
     int w = item.getType() instanceof ArrowType.Bool ? 1 : fixedWidth(item.getType());

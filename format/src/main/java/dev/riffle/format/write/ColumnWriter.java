@@ -56,6 +56,9 @@ final class ColumnWriter {
   /** Item width of LISTS sectors (format 1.2), 0 if this column never uses them. */
   private final int listItemWidth;
 
+  /** Whether the items of this column's LISTS sectors are declared nullable (1.4). */
+  private final boolean listItemsNullable;
+
   /** Packs the integer lists of ZIP_VAR records (format 1.3), null if this column never does. */
   private final RecordPacker packer;
 
@@ -119,6 +122,7 @@ final class ColumnWriter {
       }
       splitStride = split ? stride : 0;
       listItemWidth = 0;
+      listItemsNullable = false;
       packer = packRecords ? RecordPacker.of(group) : null;
       return;
     }
@@ -151,7 +155,9 @@ final class ColumnWriter {
                 && !(fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH)
             ? TypeSupport.floatStride(field)
             : 0;
-    listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field)) : 0;
+    // The writer writes 1.4, where lists of nullable items may be LISTS sectors too.
+    listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field, true)) : 0;
+    listItemsNullable = listItemWidth > 0 && field.getChildren().get(0).isNullable();
     // Dictionary fields hold integer codes in value sectors, never lists.
     packer = packRecords && dictionary == null ? RecordPacker.of(codec) : null;
   }
@@ -247,7 +253,8 @@ final class ColumnWriter {
             fixedPrimitive && width <= PagePolicy.MAX_SECTOR_VALUE_WIDTH
                 ? SectorEncoder.encodeFixed(rows, width, signedness, sectorZstdLevel, page)
                 : listItemWidth > 0
-                    ? SectorEncoder.encodeLists(rows, listItemWidth, sectorZstdLevel, page)
+                    ? SectorEncoder.encodeLists(
+                        rows, listItemWidth, listItemsNullable, sectorZstdLevel, page)
                     : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:

@@ -204,8 +204,11 @@ public final class RandomData {
       }
       return;
     }
+    // "_fewnull": items are null a hundredth as often as rows, as in Spark arrays, whose items
+    // are declared nullable and almost never are.
+    double itemNullRate = style.contains("_fewnull") ? nullRate / 100 : nullRate;
     for (int k = 0; k < n; k++) {
-      fill(items, start + k, r, nullRate, style);
+      fill(items, start + k, r, itemNullRate, style);
     }
   }
 

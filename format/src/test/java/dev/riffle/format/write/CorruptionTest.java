@@ -276,6 +276,20 @@ class CorruptionTest {
                         notNull("item", ArrowType.Bool.INSTANCE)))),
             List.of(),
             900));
+    // LISTS sectors of lists whose items are nullable (format 1.4), mixed with RECORDS sectors
+    // where a list holds a null item (rarely: "_fewnull", see RandomData).
+    c.add(
+        new TypeCase(
+            "sectors_lists_nullable_items",
+            new Schema(
+                List.of(
+                    f("emb_fewnull", ArrowType.List.INSTANCE, f("item", f32)),
+                    notNull(
+                        "nums_fewnull",
+                        ArrowType.LargeList.INSTANCE,
+                        f("item", new ArrowType.Int(64, true))))),
+            List.of(),
+            900));
     // Wide rows of integer lists: packed records (format 1.3), alone, in a struct, and in a group.
     c.add(
         new TypeCase(
@@ -381,7 +395,7 @@ class CorruptionTest {
               .withPageBytes(pageBytes(c))
               .withColumnGroups(c.groups)
               .withSplitFloats(c.name.equals("zip_split"))
-              .withListSectors(c.name.equals("sectors_lists"))
+              .withListSectors(c.name.startsWith("sectors_lists"))
               .withPackRecords(
                   c.name.equals("zip_packed")
                       || c.name.equals("zip_counts")

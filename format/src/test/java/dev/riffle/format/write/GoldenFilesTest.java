@@ -352,6 +352,21 @@ class GoldenFilesTest {
                 .withPackRecords(true)
                 .withPageBytes(64 * 1024)
                 .withColumnGroup("ids_genes", "ids_cnt32")),
+        // 1.4: LISTS sectors of lists whose items are declared nullable (Spark arrays, Parquet
+        // lists): float32 and int64 items, a few of them null; a sector holding a list with a null
+        // item is a RECORDS sector, every other one LISTS.
+        new Golden(
+            "sectors-lists-nullable-items",
+            new Schema(
+                List.of(
+                    TypeCase.f("emb", ArrowType.List.INSTANCE, TypeCase.f("item", F32)),
+                    TypeCase.notNull(
+                        "ids",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.f("item", new ArrowType.Int(64, true))))),
+            400,
+            0.01,
+            small.withListSectors(true)),
         // 1.4: page statistics — see toStatsRows.
         new Golden(
             "page-stats",
@@ -571,6 +586,15 @@ class GoldenFilesTest {
         }
         assertThat(forms[2]).as("lists in form DICTIONARY in %s", g.name()).isPositive();
       }
+      if (g.name().equals("sectors-lists-nullable-items")) {
+        long[] codecs = ListSectorsTest.codecs(reader, Files.readAllBytes(committed));
+        assertThat(codecs[dev.riffle.format.SectorLayout.CODEC_LISTS])
+            .as("LISTS sectors in %s", g.name())
+            .isPositive();
+        assertThat(codecs[dev.riffle.format.SectorLayout.CODEC_RECORDS])
+            .as("RECORDS sectors (lists with a null item) in %s", g.name())
+            .isPositive();
+      }
     }
     if (g.name().equals("sectors-zstd")) {
       for (int[] kinds : SectorZstdTest.sectorKinds(committed, allocator)) {
@@ -597,6 +621,7 @@ class GoldenFilesTest {
     if (g.name().equals("zip-packed-counts")
         || g.name().equals("zip-packed-normalized")
         || g.name().equals("zip-packed-nullable-items")
+        || g.name().equals("sectors-lists-nullable-items")
         || g.name().equals("page-stats")) {
       // New in 1.4: no 1.0 file of it.
       assertThat(old).doesNotExist();

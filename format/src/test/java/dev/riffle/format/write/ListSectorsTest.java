@@ -61,14 +61,17 @@ class ListSectorsTest {
           new ArrowType.FixedSizeBinary(20),
           new ArrowType.Decimal(20, 3, 128));
 
-  /** One to three list columns of random item types, list or large list, nullable or not. */
+  /**
+   * One to three list columns of random item types, list or large list, nullable or not, items
+   * nullable (1.4) or not.
+   */
   private static Schema randomSchema(SplittableRandom r) {
     List<Field> fields = new ArrayList<>();
     int n = 1 + r.nextInt(3);
     for (int i = 0; i < n; i++) {
       ArrowType item = ITEMS.get(r.nextInt(ITEMS.size()));
       ArrowType list = r.nextBoolean() ? ArrowType.List.INSTANCE : ArrowType.LargeList.INSTANCE;
-      Field items = notNull("item", item);
+      Field items = r.nextInt(3) == 0 ? f("item", item) : notNull("item", item);
       fields.add(r.nextBoolean() ? f("l" + i, list, items) : notNull("l" + i, list, items));
     }
     return new Schema(fields);
@@ -118,7 +121,11 @@ class ListSectorsTest {
         long[] ca = codecs(a, lists);
         long[] cb = codecs(b, plain);
         assertThat(cb[SectorLayout.CODEC_LISTS]).as(what).isZero();
-        if (o.zstdLevel() == 0) {
+        boolean nullItems =
+            nullRate > 0
+                && schema.getFields().stream()
+                    .anyMatch(field -> field.getChildren().get(0).isNullable());
+        if (o.zstdLevel() == 0 && !nullItems) {
           assertThat(ca[SectorLayout.CODEC_RECORDS]).as(what + ": record sectors").isZero();
         }
         assertThat(ca[0] + ca[1] + ca[2] + ca[3])
@@ -129,17 +136,31 @@ class ListSectorsTest {
     }
   }
 
-  /** The file CorruptionTest damages in every way it knows has LISTS sectors in both columns. */
+  /**
+   * The files CorruptionTest damages in every way it knows have LISTS sectors in both columns (and
+   * for lists of nullable items, RECORDS sectors too).
+   */
   @Test
-  void theCorruptionTestFileHasListSectors() throws Exception {
-    TypeCase c =
-        CorruptionTest.fileCases().stream()
-            .filter(t -> t.name.equals("sectors_lists"))
-            .findFirst()
-            .orElseThrow();
-    byte[] b =
-        CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
-    try (FileReader r = open("sectors_lists.riffle", b)) {
+  void theCorruptionTestFilesHaveListSectors() throws Exception {
+    for (String name : List.of("sectors_lists", "sectors_lists_nullable_items")) {
+      TypeCase c =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals(name))
+              .findFirst()
+              .orElseThrow();
+      byte[] b =
+          CorruptionTest.writeFile(c, c.severalPagesRows, 1, CorruptionTest.NULL_RATE, allocator);
+      assertListSectors(name, b);
+      if (name.endsWith("nullable_items")) {
+        try (FileReader r = open(name + ".riffle", b)) {
+          assertThat(codecs(r, b)[SectorLayout.CODEC_RECORDS]).as(name).isPositive();
+        }
+      }
+    }
+  }
+
+  private void assertListSectors(String name, byte[] b) throws IOException {
+    try (FileReader r = open(name + ".riffle", b)) {
       assertThat(r.pages(0).size()).isGreaterThan(1);
       for (int col = 0; col < 2; col++) {
         int lists = 0;
@@ -223,15 +244,75 @@ class ListSectorsTest {
     try (FileReader r = open("default.riffle", byDefault);
         FileReader off =
             open("off.riffle", write(lists, 500, 3, 0.1, LISTS.withListSectors(false)))) {}
-    // Nullable items, variable-width items, maps: not LISTS columns; the file is as before.
+    // Variable-width items, fixed-size lists: not LISTS columns; the file is as before.
     Schema others =
         new Schema(
             List.of(
-                f("a", ArrowType.List.INSTANCE, f("item", ITEMS.get(0))),
                 f("b", ArrowType.List.INSTANCE, notNull("item", ArrowType.Utf8.INSTANCE)),
                 f("c", new ArrowType.FixedSizeList(3), notNull("item", ITEMS.get(1)))));
     assertThat(write(others, 500, 3, 0.1, LISTS))
-        .isEqualTo(write(others, 500, 3, 0.1, WriterOptions.defaults()));
+        .isEqualTo(write(others, 500, 3, 0.1, LISTS.withListSectors(false)));
+  }
+
+  /**
+   * Lists of nullable items (1.4; Spark's arrays, Parquet lists): a LISTS sector holds the lists
+   * without a null item; the sector holding the one list with a null item is a RECORDS sector.
+   */
+  @Test
+  void listsOfNullableItemsUseListSectorsUntilAnItemIsNull() throws Exception {
+    Schema schema =
+        new Schema(
+            List.of(
+                notNull(
+                    "emb",
+                    ArrowType.List.INSTANCE,
+                    f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))));
+    int rows = 600;
+    int nullItemRow = 300;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        FileWriter w = FileWriter.create(out, schema, null, LISTS.withZstdLevel(0))) {
+      org.apache.arrow.vector.complex.ListVector l =
+          (org.apache.arrow.vector.complex.ListVector) root.getVector(0);
+      org.apache.arrow.vector.Float4Vector items =
+          (org.apache.arrow.vector.Float4Vector) l.getDataVector();
+      root.allocateNew();
+      SplittableRandom r = new SplittableRandom(3);
+      for (int row = 0; row < rows; row++) {
+        int at = l.startNewValue(row);
+        int n = row % 7;
+        for (int i = 0; i < n; i++) {
+          if (row == nullItemRow && i == 2) {
+            items.setNull(at + i);
+          } else {
+            items.setSafe(at + i, (float) r.nextDouble());
+          }
+        }
+        l.endValue(row, n);
+      }
+      l.setValueCount(rows);
+      root.setRowCount(rows);
+      w.write(root);
+      w.finish();
+      byte[] b = out.toByteArray();
+      try (FileReader reader = open("nullable-items.riffle", b)) {
+        assertThat(reader.formatVersion()).isEqualTo("1.4");
+        PageInfo page = reader.pages(0).get(0);
+        int records = 0;
+        for (int s = 0; s < page.index().size(); s++) {
+          int codec = b[(int) page.offset() + 4096 * s + SectorLayout.CODEC_OFFSET];
+          long first = page.index().get(s);
+          long next = s + 1 < page.index().size() ? page.index().get(s + 1) : page.rowCount();
+          boolean holdsNullItem = first <= nullItemRow && nullItemRow < next;
+          assertThat(codec)
+              .as("sector %d, rows [%d, %d)", s, first, next)
+              .isEqualTo(holdsNullItem ? SectorLayout.CODEC_RECORDS : SectorLayout.CODEC_LISTS);
+          records += holdsNullItem ? 1 : 0;
+        }
+        assertThat(records).isEqualTo(1);
+        SameRows.assertSameRows("nullable items", reader, root, new SplittableRandom(5), 200, 300);
+      }
+    }
   }
 
   /**

@@ -318,6 +318,37 @@ class ReaderFuzzTest {
   }
 
   /**
+   * Adds the inputs of LISTS sectors of lists with nullable items (format 1.4) to the corpus
+   * without touching the others: {@code mvn -pl format test
+   * -Dtest=ReaderFuzzTest#regenerateNullableListSectorsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateNullableListSectorsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase lists =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("sectors_lists_nullable_items"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, lists, 300, 0x5eed);
+      save("valid-sectors-lists-nullable-items", valid);
+      save("truncated-sectors-lists-nullable-items", Arrays.copyOf(valid, valid.length / 2));
+      int sector = FileLayout.DATA_OFFSET;
+      while (valid[sector + SectorLayout.CODEC_OFFSET] != SectorLayout.CODEC_LISTS) {
+        sector += FileLayout.SECTOR_BYTES;
+      }
+      // The packed counts and the items of the first LISTS sector.
+      byte[] counts = flip(valid, sector + SectorLayout.HEADER_BYTES + 12, 0x30);
+      CorruptionTest.repairChecksums(counts);
+      save("flipped-counts-crc-repaired-sectors-lists-nullable-items", counts);
+      byte[] mid = flip(valid, valid.length / 2, 0x11);
+      CorruptionTest.repairChecksums(mid);
+      save("middle-crc-repaired-sectors-lists-nullable-items", mid);
+    }
+  }
+
+  /**
    * Adds the inputs of packed float lists in form DICTIONARY (format 1.4) to the corpus without
    * touching the others: {@code mvn -pl format test
    * -Dtest=ReaderFuzzTest#regenerateNormalizedCorpus -Dcorpus.regenerate=true}.
