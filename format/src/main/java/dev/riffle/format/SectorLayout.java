@@ -8,7 +8,8 @@ package dev.riffle.format;
  * 0    u16 rowCount n (1..MAX_ROWS)
  * 2    u8  codec: CODEC_FLAT | CODEC_FOR | CODEC_RECORDS | CODEC_LISTS
  * 3    u8  flags: bit0 FLAG_VALIDITY (a validity bitmap follows the header),
- *          bit1 FLAG_ZSTD (the payload below is one zstd frame)
+ *          bit1 FLAG_ZSTD (the payload below is one zstd frame),
+ *          bit2 FLAG_PACKED_ITEMS (LISTS of floats, 1.4: the items are packed decimals)
  * 4    u8  bitWidth (CODEC_FOR, 0..64; CODEC_LISTS: bits per packed count, 0..32; else 0)
  * 5    u8  valueWidth (CODEC_FLAT / CODEC_FOR: bytes per value, 1..64; CODEC_LISTS: bytes per
  *          item; else 0)
@@ -52,9 +53,10 @@ public final class SectorLayout {
   public static final int CODEC_RECORDS = 2;
 
   /**
-   * lists of fixed-width non-null items — the item counts bit-packed (frame of reference), then all
-   * items back to back, so a row costs bitWidth bits of structure where a record costs a u16 offset
-   * and a varint count.
+   * lists of fixed-width items, none of them null (the item field may be nullable in 1.4) — the
+   * item counts bit-packed (frame of reference), then all items back to back, so a row costs
+   * bitWidth bits of structure where a record costs a u16 offset, a varint count and for nullable
+   * items a bitmap.
    */
   public static final int CODEC_LISTS = 3;
 
@@ -62,6 +64,12 @@ public final class SectorLayout {
 
   /** the payload is a zstd frame. */
   public static final int FLAG_ZSTD = 2;
+
+  /**
+   * LISTS sectors of float items (1.4): the items are decimals, bit-packed ({@code DecimalFloats});
+   * the item area starts with u8 scale, u8 item bits, i64 base.
+   */
+  public static final int FLAG_PACKED_ITEMS = 4;
 
   /**
    * Largest payload a compressed sector may inflate to: header and payload then span at most 64

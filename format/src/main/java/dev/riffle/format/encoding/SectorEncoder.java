@@ -61,14 +61,20 @@ public final class SectorEncoder {
    * plain records, unless a list with a null item (which LISTS sectors cannot hold) leaves it fewer
    * rows than the RECORDS sector.
    *
+   * @param floatItems whether the items are float32 or float64 (1.4: they may be packed decimals)
    * @param zstdLevel level of compressed sectors, 0 for none
    */
   public static LongList encodeLists(
-      PageRows rows, int itemWidth, boolean itemsNullable, int zstdLevel, ByteSink out) {
+      PageRows rows,
+      int itemWidth,
+      boolean itemsNullable,
+      boolean floatItems,
+      int zstdLevel,
+      ByteSink out) {
     return pack(
         rows,
         new RecordSectorEncoder(rows),
-        new ListSectorEncoder(rows, itemWidth, itemsNullable),
+        new ListSectorEncoder(rows, itemWidth, itemsNullable, floatItems ? itemWidth : 0),
         zstdLevel,
         out);
   }
@@ -91,7 +97,11 @@ public final class SectorEncoder {
     int valid = 0;
     while (row < rows.rowCount()) {
       int n = base.plainRows(row, valid);
-      int m = zstd != null ? zstd.rows(row, valid, n) : 0;
+      int lists = plain == base ? n : plain.plainRows(row, valid);
+      // Packed items cost a decode per read, as an inflate does: then a compressed sector must
+      // hold a quarter more rows than the LISTS sector, not only than the plain RECORDS one.
+      boolean packedItems = plain instanceof ListSectorEncoder l && l.packsItems();
+      int m = zstd != null ? zstd.rows(row, valid, packedItems ? Math.max(n, lists) : n) : 0;
       firstRows.add(row);
       int taken;
       if (m > 0) {
@@ -100,7 +110,6 @@ public final class SectorEncoder {
       } else {
         // A LISTS sector stops before a list with a null item; where it then holds fewer rows
         // than the plain RECORDS sector, that is written (so no page needs more sectors).
-        int lists = plain == base ? n : plain.plainRows(row, valid);
         PayloadEncoder codec = lists >= n ? plain : base;
         taken = Math.max(lists, n);
         codec.build(row, valid, taken, payload);

@@ -34,6 +34,9 @@ final class SectorPayload {
   /** RECORDS: where the u16 offsets start in {@link #buf}. */
   int offsetsAt;
 
+  /** LISTS: whether the items are packed decimals ({@link SectorLayout#FLAG_PACKED_ITEMS}). */
+  boolean packedItems;
+
   /**
    * Starts a payload of {@code size} bytes: zeroes them (bitmap bits and packed values are or-ed
    * in) and sets the header fields.
@@ -51,6 +54,7 @@ final class SectorPayload {
     this.bitWidth = bitWidth;
     this.valueWidth = valueWidth;
     this.reference = reference;
+    this.packedItems = false;
     return a;
   }
 
@@ -75,7 +79,8 @@ final class SectorPayload {
   /**
    * Appends a zeroed sector to {@code out} and writes this payload's header for {@code n} rows.
    *
-   * @param flags flags besides {@link SectorLayout#FLAG_VALIDITY}, which the payload sets itself
+   * @param flags flags besides {@link SectorLayout#FLAG_VALIDITY} and {@link
+   *     SectorLayout#FLAG_PACKED_ITEMS}, which the payload sets itself
    * @return the sector, little-endian, position 0
    */
   ByteBuffer header(ByteSink out, int n, int flags) {
@@ -86,7 +91,12 @@ final class SectorPayload {
         ByteBuffer.wrap(a, base, FileLayout.SECTOR_BYTES).slice().order(ByteOrder.LITTLE_ENDIAN);
     s.putShort(SectorLayout.ROW_COUNT_OFFSET, (short) n);
     s.put(SectorLayout.CODEC_OFFSET, (byte) codec);
-    s.put(SectorLayout.FLAGS_OFFSET, (byte) ((nulls ? FLAG_VALIDITY : 0) | flags));
+    s.put(
+        SectorLayout.FLAGS_OFFSET,
+        (byte)
+            ((nulls ? FLAG_VALIDITY : 0)
+                | (packedItems ? SectorLayout.FLAG_PACKED_ITEMS : 0)
+                | flags));
     s.put(SectorLayout.BIT_WIDTH_OFFSET, (byte) bitWidth);
     s.put(SectorLayout.VALUE_WIDTH_OFFSET, (byte) valueWidth);
     s.putLong(SectorLayout.REFERENCE_OFFSET, reference);

@@ -64,7 +64,7 @@ final class ColumnReader implements AutoCloseable {
     this.ramBytes = ram;
     this.rows = new RowCodec(schema, spec);
     if (spec.group()) {
-      sectors = new SectorDecoder(resource, spec, rows, -1, false, -1, false);
+      sectors = new SectorDecoder(resource, spec, rows, -1, false, -1, false, false);
       zips = new ZipDecoder(resource, rows, rows.packs(v14), v14);
     } else {
       Field field = schema.fields().get(spec.fields().get(0));
@@ -77,6 +77,7 @@ final class ColumnReader implements AutoCloseable {
           TypeSupport.integerSignedness(field.getType()) >= 0
               && Integer.bitCount(fixedWidth) == 1
               && fixedWidth <= 8;
+      int listItemWidth = TypeSupport.listItemWidth(field, v14);
       sectors =
           new SectorDecoder(
               resource,
@@ -84,8 +85,15 @@ final class ColumnReader implements AutoCloseable {
               rows,
               fixedWidth,
               integerColumn,
-              TypeSupport.listItemWidth(field, v14),
-              TypeSupport.listItemWidth(field, v14) > 0 && field.getChildren().get(0).isNullable());
+              listItemWidth,
+              listItemWidth > 0 && field.getChildren().get(0).isNullable(),
+              // Packed float items (1.4): LISTS of float32 or float64.
+              v14
+                  && listItemWidth > 0
+                  && field.getChildren().get(0).getType()
+                      instanceof org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint fp
+                  && fp.getPrecision()
+                      != org.apache.arrow.vector.types.FloatingPointPrecision.HALF);
       zips = new ZipDecoder(resource, rows, field.getDictionary() == null && rows.packs(v14), v14);
     }
   }

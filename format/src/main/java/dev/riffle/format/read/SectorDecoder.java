@@ -8,6 +8,7 @@ import dev.riffle.format.SectorLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
 import dev.riffle.format.encoding.Buffers;
+import dev.riffle.format.encoding.DecimalFloats;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import java.nio.ByteBuffer;
@@ -42,6 +43,9 @@ final class SectorDecoder {
   /** Whether the items of this column's lists are declared nullable (LISTS sectors: 1.4). */
   private final boolean listItemsNullable;
 
+  /** Whether LISTS sectors of this column may pack their items as decimals (1.4, float items). */
+  private final boolean listPackedItems;
+
   /** Unique per instance, never reused: keys this column's entries in {@link SectorMemo}. */
   private final long identity = IDENTITIES.incrementAndGet();
 
@@ -52,7 +56,8 @@ final class SectorDecoder {
       int fixedWidth,
       boolean integerColumn,
       int listItemWidth,
-      boolean listItemsNullable) {
+      boolean listItemsNullable,
+      boolean listPackedItems) {
     this.resource = resource;
     this.spec = spec;
     this.rows = rows;
@@ -60,6 +65,7 @@ final class SectorDecoder {
     this.integerColumn = integerColumn;
     this.listItemWidth = listItemWidth;
     this.listItemsNullable = listItemsNullable;
+    this.listPackedItems = listPackedItems;
   }
 
   // LISTS in a column that cannot hold them falls through to "unknown codec"
@@ -394,8 +400,42 @@ final class SectorDecoder {
     if (items > end) {
       throw new CorruptFileException(resource, fileOffset, "list counts overrun the sector");
     }
-    long maxCount = (end - items) / w;
+    boolean packed = memo.packedItems;
     ListScratch scratch = LIST_SCRATCH.get();
+    // Packed items: the header (scale, item bits, base), then the sector's N items bit-packed.
+    int scale = 0;
+    int itemBits = 0;
+    long itemBase = 0;
+    long packedAt = items + DecimalFloats.HEADER_BYTES;
+    long maxCount = (end - items) / w;
+    if (packed) {
+      if (packedAt > end) {
+        throw new CorruptFileException(
+            resource, fileOffset + (items - base), "packed item header overruns the sector");
+      }
+      scale = d.get((int) items) & 0xFF;
+      itemBits = d.get((int) items + 1) & 0xFF;
+      itemBase = d.getLong((int) items + 2);
+      if (scale > DecimalFloats.MAX_SCALE || itemBits > 64) {
+        throw new CorruptFileException(
+            resource,
+            fileOffset + (items - base),
+            "packed items of scale " + scale + " and " + itemBits + " bits");
+      }
+      // Items may take no bits: their total is capped, and every count checked against it.
+      long[] all = scratch.counts(valid);
+      BitPacking.unpack(d, p, 0, valid, bitWidth, all);
+      long total = 0;
+      for (int v = 0; v < valid; v++) {
+        total += checkedCount(all[v], reference, DecimalFloats.MAX_ITEMS, fileOffset);
+      }
+      if (total > DecimalFloats.MAX_ITEMS
+          || packedAt + BitPacking.packedBytes((int) total, itemBits) > end) {
+        throw new CorruptFileException(
+            resource, fileOffset + (items - base), "packed items overrun the sector");
+      }
+      maxCount = total;
+    }
     // The counts of the valid rows before the first one decoded and of those decoded, at once.
     int last = idx;
     for (int k = kFrom; k < kTo; k++) {
@@ -411,6 +451,9 @@ final class SectorDecoder {
       start += checkedCount(counts[v], reference, maxCount, fileOffset);
     }
     BaseFixedWidthVector direct = directItems(t.single, w);
+    if (packed && direct == null) {
+      throw new IllegalStateException("packed float items need a float item vector");
+    }
     RecordInput in = direct == null ? new RecordInput(resource) : null;
     for (int k = kFrom; k < kTo; k++) {
       int j = outStart + (k - kFrom);
@@ -419,6 +462,17 @@ final class SectorDecoder {
         continue;
       }
       long c = checkedCount(counts[idx], reference, maxCount, fileOffset);
+      if (packed) {
+        if (start + c > maxCount) {
+          throw new CorruptFileException(
+              resource, fileOffset + (items - base), "list items overrun the sector");
+        }
+        copyPackedItems(
+            t.single, j, direct, d, (int) packedAt, start, (int) c, itemBits, itemBase, scale);
+        start += c;
+        idx++;
+        continue;
+      }
       long at = items + start * w;
       if (start > maxCount || at + c * w > end) {
         // Named at where the items would start, or at the sector's end if that is beyond it (a
@@ -452,6 +506,43 @@ final class SectorDecoder {
             && f.getTypeWidth() == w
         ? f
         : null;
+  }
+
+  /**
+   * Row {@code j} of {@code list}: items {@code [first, first + c)} of the packed decimals at
+   * {@code d[at]} ({@link DecimalFloats}), restored into the float item vector.
+   */
+  private static void copyPackedItems(
+      FieldVector list,
+      int j,
+      BaseFixedWidthVector items,
+      ByteBuffer d,
+      int at,
+      long first,
+      int c,
+      int bits,
+      long base,
+      int scale) {
+    long slot =
+        list instanceof ListVector l
+            ? l.startNewValue(j)
+            : ((LargeListVector) list).startNewValue(j);
+    if (slot + c > Integer.MAX_VALUE - 8L) {
+      throw new IllegalStateException("list items exceed what one Arrow batch can hold");
+    }
+    while (items.getValueCapacity() < slot + c) {
+      items.reAlloc();
+    }
+    long[] p = LIST_SCRATCH.get().items(c);
+    BitPacking.unpack(d, at, (int) first, c, bits, p);
+    int w = items.getTypeWidth();
+    DecimalFloats.restore(p, c, base, scale, w, items.getDataBuffer().memoryAddress() + slot * w);
+    Buffers.setValid(items.getValidityBuffer(), (int) slot, c);
+    if (list instanceof ListVector l) {
+      l.endValue(j, c);
+    } else {
+      ((LargeListVector) list).endValue(j, c);
+    }
   }
 
   /** Row {@code j} of {@code list}: the {@code c} items of {@code w} bytes at {@code d[at]}. */
@@ -497,12 +588,21 @@ final class SectorDecoder {
     private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
     ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     private long[] counts = new long[1024];
+    private long[] items = new long[1024];
 
     long[] counts(int n) {
       if (counts.length < n) {
         counts = new long[Math.max(n, 2 * counts.length)];
       }
       return counts;
+    }
+
+    /** Scratch for the packed items of one row (never the same array as {@link #counts}). */
+    long[] items(int n) {
+      if (items.length < n) {
+        items = new long[Math.max(n, 2 * items.length)];
+      }
+      return items;
     }
 
     /**
@@ -561,7 +661,12 @@ final class SectorDecoder {
     int expected =
         (s + 1 < page.index().size() ? (int) page.index().get(s + 1) : page.rowCount())
             - (int) page.index().get(s);
-    int allowedFlags = SectorLayout.FLAG_VALIDITY | SectorLayout.FLAG_ZSTD;
+    int allowedFlags =
+        SectorLayout.FLAG_VALIDITY
+            | SectorLayout.FLAG_ZSTD
+            | (codecId == SectorLayout.CODEC_LISTS && listPackedItems
+                ? SectorLayout.FLAG_PACKED_ITEMS
+                : 0);
     boolean zstd = (flags & SectorLayout.FLAG_ZSTD) != 0;
     int frameLength = buf.getShort(pos + SectorLayout.FRAME_LENGTH_OFFSET) & 0xFFFF;
     if (n != expected || (flags & ~allowedFlags) != 0 || (!zstd && frameLength != 0)) {
@@ -606,6 +711,7 @@ final class SectorDecoder {
         valid,
         zstd ? d : null,
         end);
+    memo.packedItems = (flags & SectorLayout.FLAG_PACKED_ITEMS) != 0;
   }
 
   /**
@@ -714,6 +820,7 @@ final class SectorDecoder {
     boolean inflated;
     ByteBuffer data;
     int end;
+    boolean packedItems;
 
     boolean holds(long owner, ByteBuffer buf, int pos, long fileOffset) {
       return this.owner == owner

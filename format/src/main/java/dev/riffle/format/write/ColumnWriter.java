@@ -59,6 +59,9 @@ final class ColumnWriter {
   /** Whether the items of this column's LISTS sectors are declared nullable (1.4). */
   private final boolean listItemsNullable;
 
+  /** Whether this column's LISTS items are float32 or float64 (1.4: they may pack as decimals). */
+  private final boolean listFloatItems;
+
   /** Packs the integer lists of ZIP_VAR records (format 1.3), null if this column never does. */
   private final RecordPacker packer;
 
@@ -123,6 +126,7 @@ final class ColumnWriter {
       splitStride = split ? stride : 0;
       listItemWidth = 0;
       listItemsNullable = false;
+      listFloatItems = false;
       packer = packRecords ? RecordPacker.of(group) : null;
       return;
     }
@@ -158,6 +162,10 @@ final class ColumnWriter {
     // The writer writes 1.4, where lists of nullable items may be LISTS sectors too.
     listItemWidth = lists ? Math.max(0, TypeSupport.listItemWidth(field, true)) : 0;
     listItemsNullable = listItemWidth > 0 && field.getChildren().get(0).isNullable();
+    listFloatItems =
+        listItemWidth > 0
+            && field.getChildren().get(0).getType() instanceof ArrowType.FloatingPoint fp
+            && fp.getPrecision() != org.apache.arrow.vector.types.FloatingPointPrecision.HALF;
     // Dictionary fields hold integer codes in value sectors, never lists.
     packer = packRecords && dictionary == null ? RecordPacker.of(codec) : null;
   }
@@ -254,7 +262,12 @@ final class ColumnWriter {
                 ? SectorEncoder.encodeFixed(rows, width, signedness, sectorZstdLevel, page)
                 : listItemWidth > 0
                     ? SectorEncoder.encodeLists(
-                        rows, listItemWidth, listItemsNullable, sectorZstdLevel, page)
+                        rows,
+                        listItemWidth,
+                        listItemsNullable,
+                        listFloatItems,
+                        sectorZstdLevel,
+                        page)
                     : SectorEncoder.encodeRecords(rows, sectorZstdLevel, page);
         break;
       case ColumnLayout.LAYOUT_ZIP_FIXED:

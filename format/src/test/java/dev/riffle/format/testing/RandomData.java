@@ -118,6 +118,17 @@ public final class RandomData {
         }
         return;
       }
+      if (style.contains("_dec") && (v instanceof Float4Vector || v instanceof Float8Vector)) {
+        // "_dec" fields: floats written from three-decimal text in [-1, 1] (float32) or from
+        // two-decimal text (float64), as Spark casts k / 1000.0 (packed decimal items, 1.4).
+        int k = r.nextInt(2001) - 1000;
+        if (v instanceof Float4Vector) {
+          ((Float4Vector) v).setSafe(i, (float) (k / 1000.0));
+        } else {
+          ((Float8Vector) v).setSafe(i, k / 100.0);
+        }
+        return;
+      }
       if (style.startsWith("unit_") && v instanceof Float4Vector) {
         // Floats in [-1, 1), like embeddings: the byte planes of sign and exponent compress.
         ((Float4Vector) v).setSafe(i, (float) (r.nextDouble() * 2 - 1));

@@ -290,6 +290,16 @@ class CorruptionTest {
                         f("item", new ArrowType.Int(64, true))))),
             List.of(),
             900));
+    // LISTS sectors whose float items are packed decimals (format 1.4).
+    c.add(
+        new TypeCase(
+            "sectors_lists_decimals",
+            new Schema(
+                List.of(
+                    f("emb_dec", ArrowType.List.INSTANCE, notNull("item", f32)),
+                    notNull("n_cnt", ArrowType.LargeList.INSTANCE, notNull("item", f64)))),
+            List.of(),
+            2000));
     // Wide rows of integer lists: packed records (format 1.3), alone, in a struct, and in a group.
     c.add(
         new TypeCase(
@@ -369,11 +379,13 @@ class CorruptionTest {
   }
 
   /**
-   * 4 KiB pages, so that small files have several; 6 KiB for compressed sectors, which need more
-   * rows in a page than one plain sector holds.
+   * 4 KiB pages, so that small files have several; 6 KiB for compressed sectors and 16 KiB for
+   * packed decimal items, which need more rows in a page than one plain sector holds.
    */
   static int pageBytes(TypeCase c) {
-    return c.name.equals("sectors_zstd") ? 6 * 1024 : PAGE_BYTES;
+    return c.name.equals("sectors_zstd")
+        ? 6 * 1024
+        : c.name.equals("sectors_lists_decimals") ? 16 * 1024 : PAGE_BYTES;
   }
 
   /** Writes {@code rows} random rows of a case (see {@link #pageBytes}) into memory. */

@@ -367,6 +367,21 @@ class GoldenFilesTest {
             400,
             0.01,
             small.withListSectors(true)),
+        // 1.4: LISTS sectors whose float items are packed decimals — float32 written from
+        // three-decimal text ("_dec"), float64 counts ("_cnt"), items rarely null ("_fewnull").
+        new Golden(
+            "sectors-lists-decimals",
+            new Schema(
+                List.of(
+                    TypeCase.f("emb_dec_fewnull", ArrowType.List.INSTANCE, TypeCase.f("item", F32)),
+                    TypeCase.notNull(
+                        "n_cnt",
+                        ArrowType.LargeList.INSTANCE,
+                        TypeCase.notNull(
+                            "item", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))))),
+            1200,
+            0.05,
+            small.withListSectors(true).withPageBytes(16 * 1024)),
         // 1.4: page statistics — see toStatsRows.
         new Golden(
             "page-stats",
@@ -586,6 +601,14 @@ class GoldenFilesTest {
         }
         assertThat(forms[2]).as("lists in form DICTIONARY in %s", g.name()).isPositive();
       }
+      if (g.name().equals("sectors-lists-decimals")) {
+        byte[] b = Files.readAllBytes(committed);
+        for (int c = 0; c < 2; c++) {
+          assertThat(ListSectorsTest.packedItemSectors(reader, b, c))
+              .as("sectors with packed items in column %d of %s", c, g.name())
+              .isPositive();
+        }
+      }
       if (g.name().equals("sectors-lists-nullable-items")) {
         long[] codecs = ListSectorsTest.codecs(reader, Files.readAllBytes(committed));
         assertThat(codecs[dev.riffle.format.SectorLayout.CODEC_LISTS])
@@ -622,6 +645,7 @@ class GoldenFilesTest {
         || g.name().equals("zip-packed-normalized")
         || g.name().equals("zip-packed-nullable-items")
         || g.name().equals("sectors-lists-nullable-items")
+        || g.name().equals("sectors-lists-decimals")
         || g.name().equals("page-stats")) {
       // New in 1.4: no 1.0 file of it.
       assertThat(old).doesNotExist();

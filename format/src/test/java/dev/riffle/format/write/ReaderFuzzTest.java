@@ -11,6 +11,8 @@ import dev.riffle.format.FooterLayout;
 import dev.riffle.format.PageStatsLayout;
 import dev.riffle.format.SectorLayout;
 import dev.riffle.format.ZipLayout;
+import dev.riffle.format.encoding.BitPacking;
+import dev.riffle.format.encoding.Bitmaps;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.testing.TypeCase;
@@ -345,6 +347,47 @@ class ReaderFuzzTest {
       byte[] mid = flip(valid, valid.length / 2, 0x11);
       CorruptionTest.repairChecksums(mid);
       save("middle-crc-repaired-sectors-lists-nullable-items", mid);
+    }
+  }
+
+  /**
+   * Adds the inputs of LISTS sectors with packed decimal items (format 1.4) to the corpus without
+   * touching the others: {@code mvn -pl format test
+   * -Dtest=ReaderFuzzTest#regenerateDecimalItemsCorpus -Dcorpus.regenerate=true}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "corpus.regenerate", matches = "true")
+  void regenerateDecimalItemsCorpus() throws Throwable {
+    try (BufferAllocator a = new RootAllocator()) {
+      TypeCase lists =
+          CorruptionTest.fileCases().stream()
+              .filter(t -> t.name.equals("sectors_lists_decimals"))
+              .findFirst()
+              .orElseThrow();
+      byte[] valid = write(a, lists, 1500, 0x5eed);
+      save("valid-sectors-lists-decimals", valid);
+      save("truncated-sectors-lists-decimals", Arrays.copyOf(valid, valid.length / 2));
+      int sector = FileLayout.DATA_OFFSET;
+      while ((valid[sector + SectorLayout.FLAGS_OFFSET] & SectorLayout.FLAG_PACKED_ITEMS) == 0) {
+        sector += FileLayout.SECTOR_BYTES;
+      }
+      // The item header follows the bitmap and the counts: damage the flags, the header's scale,
+      // item bits and base, and the items, behind repaired checksums.
+      ByteBuffer h = ByteBuffer.wrap(valid, sector, 4096).slice().order(ByteOrder.LITTLE_ENDIAN);
+      int n = h.getShort(0) & 0xFFFF;
+      int items = SectorLayout.HEADER_BYTES;
+      int rows = n;
+      if ((h.get(SectorLayout.FLAGS_OFFSET) & SectorLayout.FLAG_VALIDITY) != 0) {
+        rows = Bitmaps.rank(h, items, n);
+        items += Bitmaps.bytes(n);
+      }
+      items += BitPacking.packedBytes(rows, h.get(SectorLayout.BIT_WIDTH_OFFSET));
+      for (int at :
+          new int[] {SectorLayout.FLAGS_OFFSET, items, items + 1, items + 5, items + 200}) {
+        byte[] damaged = flip(valid, sector + at, 0x21);
+        CorruptionTest.repairChecksums(damaged);
+        save("flipped-" + at + "-crc-repaired-sectors-lists-decimals", damaged);
+      }
     }
   }
 
