@@ -17,8 +17,11 @@ import org.apache.spark.sql.functions;
  * benchmarks/results/current/spark-2026-12-02.md); prints a Markdown table, medians and ranges of
  * the warm runs after one warm-up.
  *
- * <p>Usage: {@code SparkCompare <scratch dir> [rows] [repeats] [embedding width]} (the review's
- * data: 2,000,000 rows, width 64; default 32). The data is written once per scratch dir.
+ * <p>Usage: {@code SparkCompare <scratch dir> [rows] [repeats] [embedding width] [embedding kind]}
+ * (the review's data: 2,000,000 rows, width 64; default 32). The embedding kind is {@code decimal}
+ * (default: each float one of 1,000 values k / 1000, as written from three-decimal text) or {@code
+ * noise} (the review's: a per-cell-type centroid plus noise, full-precision float32 that no
+ * compressor shrinks). The data is written once per scratch dir.
  */
 public final class SparkCompare {
   private SparkCompare() {}
@@ -28,6 +31,10 @@ public final class SparkCompare {
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 2_000_000;
     int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     int width = args.length > 3 ? Integer.parseInt(args[3]) : 32;
+    boolean noise = args.length > 4 && args[4].equals("noise");
+    if (args.length > 4 && !noise && !args[4].equals("decimal")) {
+      throw new IllegalArgumentException("embedding kind must be decimal or noise: " + args[4]);
+    }
     SparkSession spark =
         SparkSession.builder()
             .master("local[2]")
@@ -39,7 +46,7 @@ public final class SparkCompare {
     String riffle = dir.resolve("cells.riffle").toString();
     String parquet = dir.resolve("cells.parquet").toString();
     if (!Files.exists(dir.resolve("cells.riffle"))) {
-      org.apache.spark.sql.Dataset<Row> df = cells(spark, rows, width);
+      org.apache.spark.sql.Dataset<Row> df = cells(spark, rows, width, noise);
       long t0 = System.nanoTime();
       df.write().format("riffle").save(riffle);
       long t1 = System.nanoTime();
@@ -194,8 +201,22 @@ public final class SparkCompare {
     return cells(spark, rows, 32);
   }
 
-  /** The compared data with an embedding of {@code width} floats. */
+  /** The compared data with an embedding of {@code width} floats, values k / 1000. */
   static org.apache.spark.sql.Dataset<Row> cells(SparkSession spark, long rows, int width) {
+    return cells(spark, rows, width, false);
+  }
+
+  /**
+   * The compared data with an embedding of {@code width} floats: with {@code noise} a centroid per
+   * cell type (20 types) plus uniform noise, else values k / 1000.
+   */
+  static org.apache.spark.sql.Dataset<Row> cells(
+      SparkSession spark, long rows, int width, boolean noise) {
+    String item =
+        noise
+            ? "cast(sin(pmod(hash(id, 3), 20) * 7 + k) + (pmod(hash(id, k), 16777213) / 16777213.0"
+                + " - 0.5) * 0.4 as float)"
+            : "cast(pmod(hash(id, k), 1000) / 1000.0 as float)";
     return spark
         .range(0, rows, 1, 2)
         .selectExpr(
@@ -204,10 +225,7 @@ public final class SparkCompare {
             "cast(id * 14 / " + rows + " as int) as plate",
             "cast(pmod(hash(id), 4800) + 200 as int) as n_genes",
             "pmod(hash(id, 2), 1000000) / 1000000.0d as score",
-            "transform(sequence(1, "
-                + width
-                + "), k -> cast(pmod(hash(id, k), 1000) / 1000.0 as float))"
-                + " as emb");
+            "transform(sequence(1, " + width + "), k -> " + item + ")" + " as emb");
   }
 
   static String sorted(List<Row> rows) {
