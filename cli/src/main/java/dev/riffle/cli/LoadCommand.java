@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.format.io.Numbers;
 import dev.riffle.loader.diversity.DiversityContract;
 import dev.riffle.loader.diversity.DiversityModel;
 import dev.riffle.loader.pipeline.BudgetTooSmallException;
@@ -496,7 +497,7 @@ public final class LoadCommand implements Callable<Integer> {
                 + " rows (--block "
                 + block
                 + " with --jitter "
-                + JsonNumbers.text(jitter)
+                + Numbers.text(jitter)
                 + ")";
     throw new ParameterException(
         spec.commandLine(),
@@ -505,10 +506,10 @@ public final class LoadCommand implements Callable<Integer> {
             "%s needs %s with %s and --batch %d: %s per rank at about %s a row, over --memory-mb"
                 + " %d; give --memory-mb %d or more, lower --block, or relax the target",
             maxPi2 != null
-                ? "--max-pi2 " + JsonNumbers.text(maxPi2)
+                ? "--max-pi2 " + Numbers.text(maxPi2)
                 : minMeff != null
-                    ? "--min-meff " + JsonNumbers.text(minMeff)
-                    : "--min-distinct-blocks " + JsonNumbers.text(minDistinctBlocks),
+                    ? "--min-meff " + Numbers.text(minMeff)
+                    : "--min-distinct-blocks " + Numbers.text(minDistinctBlocks),
             needs,
             blocks,
             batch,
@@ -734,7 +735,7 @@ public final class LoadCommand implements Callable<Integer> {
               + (range.startsWith("1") ? "" : "in ")
               + range
               + ", not "
-              + JsonNumbers.text(v));
+              + Numbers.text(v));
     }
   }
 

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,8 +133,9 @@ class LoadCommandTest {
   void rangesNameTheirOptionAndTheNumber() {
     String[][] cases = {
       {"--jitter", "1e20", "riffle: --jitter must be in [0, 1), not 1e+20"},
-      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0.0"},
-      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2.0"},
+      {"--jitter", "1e9", "riffle: --jitter must be in [0, 1), not 1,000,000,000"},
+      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0"},
+      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2"},
       {"--min-distinct-blocks", "0.5", "riffle: --min-distinct-blocks must be 1 or more, not 0.5"},
     };
     for (String[] c : cases) {
@@ -140,6 +143,43 @@ class LoadCommandTest {
       assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
       assertThat(r.errLines()).as(c[0]).hasSize(1);
       assertThat(r.err()).as(c[0]).startsWith(c[2] + " (see 'riffle load --help')");
+    }
+  }
+
+  /**
+   * What the loader refuses reaches the user in the CLI's words: types as inspect prints them (not
+   * Arrow Java's Int(8, true) or List), numbers as typed (not Java's 1.0E9).
+   */
+  @Test
+  void loaderRefusalsNameTypesAndNumbersAsTheCliDoes() {
+    String[][] cases = {
+      {
+        "--sampler weighted --weight plate",
+        "riffle: weight column 'plate' is dictionary<values=utf8, indices=int8> (categorical); it"
+            + " must be a floating-point or integer number"
+      },
+      {
+        "--sampler weighted --weight indices",
+        "riffle: weight column 'indices' is list<int32 not null>; it must be a floating-point or"
+            + " integer number"
+      },
+      {
+        "--sampler balanced --label indices",
+        "riffle: label column 'indices' is list<int32 not null>; it must be categorical"
+            + " (dictionary-encoded) or an integer"
+      },
+      {
+        "--min-distinct-blocks 1e9",
+        "riffle: diversity target E[distinct blocks] ≥ 1,000,000,000 cannot be met: a batch of 64"
+            + " rows holds at most 64 distinct blocks"
+      },
+    };
+    for (String[] c : cases) {
+      List<String> args = new ArrayList<>(List.of("load", ds));
+      args.addAll(List.of(c[0].split(" ")));
+      Cli.Result r = Cli.run(args.toArray(String[]::new));
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.err()).as(c[0]).isEqualTo(c[1] + "\n");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.riffle.loader.diversity;
 
+import dev.riffle.format.io.Numbers;
 import java.util.Locale;
 
 /**
@@ -98,7 +99,7 @@ public record DiversityContract(Kind kind, double target) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s cannot be met: a batch of %d rows holds at most %d distinct"
+              "diversity target %s cannot be met: a batch of %,d rows holds at most %,d distinct"
                   + " blocks",
               describe(kind, target),
               batchRows,
@@ -112,7 +113,7 @@ public record DiversityContract(Kind kind, double target) {
               ? "the budget does not hold even f = 1"
               : String.format(
                   Locale.ROOT,
-                  "the budget allows f ≤ %d, which gives π₂ = %.4g (m_eff/m = %.3f, E[D] = %.1f)",
+                  "the budget allows f ≤ %,d, which gives π₂ = %.4g (m_eff/m = %.3f, E[D] = %.1f)",
                   fMax,
                   DiversityModel.pi2(blockRows, batchRows, fMax),
                   DiversityModel.meffOverM(
@@ -121,9 +122,9 @@ public record DiversityContract(Kind kind, double target) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s needs fetch factor f ≥ %d (window F = %d rows, b = %d, m = %d),"
-                  + " i.e. %d bytes per rank with %d bytes per row, W = %d and %d fetches in"
-                  + " flight, over the memory budget of %d bytes; %s. Lower the block size,"
+              "diversity target %s needs fetch factor f ≥ %,d (window F = %,d rows, b = %,d, m ="
+                  + " %,d), i.e. %,d bytes per rank with %,d bytes per row, W = %d and %d fetches"
+                  + " in flight, over the memory budget of %,d bytes; %s. Lower the block size,"
                   + " raise the budget or relax the target",
               describe(kind, target),
               f,
@@ -164,9 +165,9 @@ public record DiversityContract(Kind kind, double target) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s needs a pool of R ≥ %d rows (b = %d), i.e. %d bytes per rank"
-                  + " with %d bytes per row, W = %d and %d fetches in flight, over the memory"
-                  + " budget of %d bytes",
+              "diversity target %s needs a pool of R ≥ %,d rows (b = %,d), i.e. %,d bytes per"
+                  + " rank with %,d bytes per row, W = %d and %d fetches in flight, over the memory"
+                  + " budget of %,d bytes",
               describe(kind, target),
               pool,
               blockRows,
@@ -203,9 +204,9 @@ public record DiversityContract(Kind kind, double target) {
 
   private static String describe(Kind kind, double target) {
     return switch (kind) {
-      case PI2_AT_MOST -> "π₂ ≤ " + target;
-      case MEFF_OVER_M_AT_LEAST -> "m_eff/m ≥ " + target;
-      case DISTINCT_BLOCKS_AT_LEAST -> "E[distinct blocks] ≥ " + target;
+      case PI2_AT_MOST -> "π₂ ≤ " + Numbers.text(target);
+      case MEFF_OVER_M_AT_LEAST -> "m_eff/m ≥ " + Numbers.text(target);
+      case DISTINCT_BLOCKS_AT_LEAST -> "E[distinct blocks] ≥ " + Numbers.text(target);
     };
   }
 
