@@ -299,7 +299,7 @@ public final class LoadCommand implements Callable<Integer> {
       if (contract != null && sampler.equals("pool")) {
         DiversityContract.Resolution r =
             contract.poolRows(maxBlock, batch, world, rowBytes, Long.MAX_VALUE, inFlight);
-        checkBudget(r, maxBlock, rowBytes, "a pool of " + r.windowRows() + " rows");
+        checkBudget(r, maxBlock, rowBytes, "a pool of " + Sizes.count(r.windowRows(), "row"));
         pool = r.windowRows();
       } else if (contract != null) {
         // Resolved without the budget first, so that an over-budget target is reported in the
@@ -310,7 +310,11 @@ public final class LoadCommand implements Callable<Integer> {
             r,
             maxBlock,
             rowBytes,
-            "fetch factor f = " + r.fetchBatches() + " (a window of " + r.windowRows() + " rows)");
+            "fetch factor f = "
+                + Sizes.count(r.fetchBatches())
+                + " (a window of "
+                + Sizes.count(r.windowRows(), "row")
+                + ")");
         fetch = (int) r.fetchBatches();
       }
       Sampler s = sampler(fetch, view);
@@ -437,16 +441,33 @@ public final class LoadCommand implements Callable<Integer> {
     try {
       return Loader.open(view, o, allocator);
     } catch (BudgetTooSmallException e) {
-      long minimumMb = (e.minimumBytes() + (1 << 20) - 1) >> 20;
+      long rows = view.rowCount();
+      if (rows > 0 && batch > rows) {
+        // One batch would be the view's rows and a mass of padding repeats: the budget that would
+        // hold it is no advice to give (--batch 2147483647 asked for tebibytes).
+        throw new ParameterException(
+            spec.commandLine(),
+            String.format(
+                Locale.ROOT,
+                "--batch %d is more than the %s to load: a batch would be mostly padding"
+                    + " (repeats of them); give --batch %d or less",
+                batch,
+                Sizes.count(rows, "row"),
+                rows),
+            e);
+      }
+      long minimumMb =
+          (e.minimumBytes() >> 20) + ((e.minimumBytes() & ((1 << 20) - 1)) == 0 ? 0 : 1);
       throw new ParameterException(
           spec.commandLine(),
           String.format(
               Locale.ROOT,
               "--memory-mb %d cannot hold one fetch (%s): the smallest budget that works is"
-                  + " --memory-mb %d, or lower --fetch or --batch",
+                  + " --memory-mb %d (%s), or lower --fetch or --batch",
               memoryMb,
               e.fetchDescription(),
-              minimumMb),
+              minimumMb,
+              Sizes.bytes(e.minimumBytes())),
           e);
     }
   }

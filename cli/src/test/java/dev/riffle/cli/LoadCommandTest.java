@@ -218,6 +218,27 @@ class LoadCommandTest {
         .contains("Example: riffle load cells --sampler block");
   }
 
+  /**
+   * A batch of more rows than the view has, beyond the budget: said so, not a --memory-mb in the
+   * tebibytes (--batch 2147483647 asked for 34,650,112 MiB). A large batch that fits a view still
+   * gets the smallest budget, with its size in words.
+   */
+  @Test
+  void aBatchLargerThanTheViewIsRefusedAsSuch() {
+    Cli.Result r = Cli.run("load", ds, "--batch", "2147483647");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "riffle: --batch 2147483647 is more than the 3,000 rows to load: a batch would be"
+                + " mostly padding (repeats of them); give --batch 3000 or less (see 'riffle load"
+                + " --help')\n");
+    Cli.Result big = Cli.run("load", ds, "--batch", "3000", "--memory-mb", "1");
+    assertThat(big.exitCode()).isEqualTo(2);
+    assertThat(big.err())
+        .startsWith("riffle: --memory-mb 1 cannot hold one fetch (1 batch of 3,000 rows, about ")
+        .containsPattern("--memory-mb [0-9]+ \\([0-9.]+ MiB\\), or lower --fetch or --batch");
+  }
+
   @Test
   void contractThatTheBudgetCannotHoldFailsFast() {
     Cli.Result r = Cli.run("load", ds, "--min-meff", "0.99", "--block", "64", "--memory-mb", "1");
@@ -253,9 +274,9 @@ class LoadCommandTest {
     assertThat(r.errLines()).hasSize(1);
     Matcher m =
         Pattern.compile(
-                "riffle: --memory-mb 1 cannot hold one fetch \\(32 batches of 64 rows, about \\d+"
-                    + " bytes a row\\): the smallest budget that works is --memory-mb (\\d+), or"
-                    + " lower --fetch or --batch")
+                "riffle: --memory-mb 1 cannot hold one fetch \\(32 batches of 64 rows, about"
+                    + " [0-9,]+ bytes a row\\): the smallest budget that works is --memory-mb"
+                    + " (\\d+) \\([0-9.]+ MiB\\), or lower --fetch or --batch")
             .matcher(r.err());
     assertThat(m.find()).as(r.err()).isTrue();
     long minimum = Long.parseLong(m.group(1));
