@@ -456,8 +456,7 @@ public final class LoadCommand implements Callable<Integer> {
                 rows),
             e);
       }
-      long minimumMb =
-          (e.minimumBytes() >> 20) + ((e.minimumBytes() & ((1 << 20) - 1)) == 0 ? 0 : 1);
+      long minimumMb = mibAtLeast(e.minimumBytes());
       throw new ParameterException(
           spec.commandLine(),
           String.format(
@@ -502,6 +501,11 @@ public final class LoadCommand implements Callable<Integer> {
     };
   }
 
+  /** The MiB that hold {@code bytes}, rounded up without overflow (a --memory-mb to suggest). */
+  private static long mibAtLeast(long bytes) {
+    return (bytes >> 20) + ((bytes & ((1 << 20) - 1)) == 0 ? 0 : 1);
+  }
+
   /** The one diversity target given, if any: two would leave the planner nothing to choose. */
   /** Refuses a diversity target whose window the memory budget cannot hold, naming the flags. */
   private void checkBudget(
@@ -509,7 +513,7 @@ public final class LoadCommand implements Callable<Integer> {
     if (r.memoryBytes() <= memoryMb << 20) {
       return;
     }
-    long neededMb = (r.memoryBytes() + (1 << 20) - 1) >> 20;
+    long neededMb = mibAtLeast(r.memoryBytes());
     String blocks =
         maxBlock == block
             ? "blocks of " + block + " rows"

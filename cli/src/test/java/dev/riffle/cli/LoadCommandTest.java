@@ -2,10 +2,12 @@ package dev.riffle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -175,12 +177,41 @@ class LoadCommandTest {
       },
     };
     for (String[] c : cases) {
-      List<String> args = new ArrayList<>(List.of("load", ds));
-      args.addAll(List.of(c[0].split(" ")));
-      Cli.Result r = Cli.run(args.toArray(String[]::new));
+      Cli.Result r = Cli.run(concat(new String[] {"load", ds}, c[0]));
       assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
       assertThat(r.err()).as(c[0]).isEqualTo(c[1] + "\n");
     }
+  }
+
+  /**
+   * A diversity target that needs a window or pool beyond any memory is refused at once: --max-pi2
+   * 1e-30 hung (the fetch factor search ran past the end of a long), 1e-15 suggested a --memory-mb
+   * of 2,325,311,267,156.
+   */
+  @Test
+  void targetsBeyondAnyWindowAreRefusedAtOnce() {
+    String[][] cases = {
+      {"--max-pi2 1e-300", "π₂ ≤ 1e-300 cannot be met: it needs a window of more than"},
+      {"--max-pi2 1e-15", "π₂ ≤ 1e-15 cannot be met: it needs a window of more than"},
+      {"--sampler pool --max-pi2 1e-30", "π₂ ≤ 1e-30 cannot be met: it needs a pool of more than"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60), () -> Cli.run(concat(new String[] {"load", ds}, c[0])));
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.errLines()).as(c[0]).hasSize(1);
+      assertThat(r.err())
+          .as(c[0])
+          .startsWith("riffle: diversity target " + c[1])
+          .endsWith(" 1,125,899,906,842,624 rows (2^50)\n");
+    }
+  }
+
+  private static String[] concat(String[] a, String options) {
+    List<String> all = new ArrayList<>(List.of(a));
+    all.addAll(List.of(options.split(" ")));
+    return all.toArray(String[]::new);
   }
 
   /** A count option below 1 is a usage error that names the option. */
