@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.Manifest;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;

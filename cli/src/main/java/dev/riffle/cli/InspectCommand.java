@@ -8,6 +8,7 @@ import dev.riffle.format.read.PageStats;
 import dev.riffle.format.read.RecordCensus;
 import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

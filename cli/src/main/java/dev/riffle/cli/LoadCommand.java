@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.format.io.Numbers;
 import dev.riffle.loader.diversity.DiversityContract;
 import dev.riffle.loader.diversity.DiversityModel;
 import dev.riffle.loader.pipeline.BudgetTooSmallException;
@@ -298,7 +299,7 @@ public final class LoadCommand implements Callable<Integer> {
       if (contract != null && sampler.equals("pool")) {
         DiversityContract.Resolution r =
             contract.poolRows(maxBlock, batch, world, rowBytes, Long.MAX_VALUE, inFlight);
-        checkBudget(r, maxBlock, rowBytes, "a pool of " + r.windowRows() + " rows");
+        checkBudget(r, maxBlock, rowBytes, "a pool of " + Sizes.count(r.windowRows(), "row"));
         pool = r.windowRows();
       } else if (contract != null) {
         // Resolved without the budget first, so that an over-budget target is reported in the
@@ -309,7 +310,11 @@ public final class LoadCommand implements Callable<Integer> {
             r,
             maxBlock,
             rowBytes,
-            "fetch factor f = " + r.fetchBatches() + " (a window of " + r.windowRows() + " rows)");
+            "fetch factor f = "
+                + Sizes.count(r.fetchBatches())
+                + " (a window of "
+                + Sizes.count(r.windowRows(), "row")
+                + ")");
         fetch = (int) r.fetchBatches();
       }
       Sampler s = sampler(fetch, view);
@@ -436,16 +441,32 @@ public final class LoadCommand implements Callable<Integer> {
     try {
       return Loader.open(view, o, allocator);
     } catch (BudgetTooSmallException e) {
-      long minimumMb = (e.minimumBytes() + (1 << 20) - 1) >> 20;
+      long rows = view.rowCount();
+      if (rows > 0 && batch > rows) {
+        // One batch would be the view's rows and a mass of padding repeats: the budget that would
+        // hold it is no advice to give (--batch 2147483647 asked for tebibytes).
+        throw new ParameterException(
+            spec.commandLine(),
+            String.format(
+                Locale.ROOT,
+                "--batch %d is more than the %s to load: a batch would be mostly padding"
+                    + " (repeats of them); give --batch %d or less",
+                batch,
+                Sizes.count(rows, "row"),
+                rows),
+            e);
+      }
+      long minimumMb = mibAtLeast(e.minimumBytes());
       throw new ParameterException(
           spec.commandLine(),
           String.format(
               Locale.ROOT,
               "--memory-mb %d cannot hold one fetch (%s): the smallest budget that works is"
-                  + " --memory-mb %d, or lower --fetch or --batch",
+                  + " --memory-mb %d (%s), or lower --fetch or --batch",
               memoryMb,
               e.fetchDescription(),
-              minimumMb),
+              minimumMb,
+              Sizes.bytes(e.minimumBytes())),
           e);
     }
   }
@@ -480,6 +501,11 @@ public final class LoadCommand implements Callable<Integer> {
     };
   }
 
+  /** The MiB that hold {@code bytes}, rounded up without overflow (a --memory-mb to suggest). */
+  private static long mibAtLeast(long bytes) {
+    return (bytes >> 20) + ((bytes & ((1 << 20) - 1)) == 0 ? 0 : 1);
+  }
+
   /** The one diversity target given, if any: two would leave the planner nothing to choose. */
   /** Refuses a diversity target whose window the memory budget cannot hold, naming the flags. */
   private void checkBudget(
@@ -487,7 +513,7 @@ public final class LoadCommand implements Callable<Integer> {
     if (r.memoryBytes() <= memoryMb << 20) {
       return;
     }
-    long neededMb = (r.memoryBytes() + (1 << 20) - 1) >> 20;
+    long neededMb = mibAtLeast(r.memoryBytes());
     String blocks =
         maxBlock == block
             ? "blocks of " + block + " rows"
@@ -496,7 +522,7 @@ public final class LoadCommand implements Callable<Integer> {
                 + " rows (--block "
                 + block
                 + " with --jitter "
-                + JsonNumbers.text(jitter)
+                + Numbers.text(jitter)
                 + ")";
     throw new ParameterException(
         spec.commandLine(),
@@ -505,10 +531,10 @@ public final class LoadCommand implements Callable<Integer> {
             "%s needs %s with %s and --batch %d: %s per rank at about %s a row, over --memory-mb"
                 + " %d; give --memory-mb %d or more, lower --block, or relax the target",
             maxPi2 != null
-                ? "--max-pi2 " + JsonNumbers.text(maxPi2)
+                ? "--max-pi2 " + Numbers.text(maxPi2)
                 : minMeff != null
-                    ? "--min-meff " + JsonNumbers.text(minMeff)
-                    : "--min-distinct-blocks " + JsonNumbers.text(minDistinctBlocks),
+                    ? "--min-meff " + Numbers.text(minMeff)
+                    : "--min-distinct-blocks " + Numbers.text(minDistinctBlocks),
             needs,
             blocks,
             batch,
@@ -734,7 +760,7 @@ public final class LoadCommand implements Callable<Integer> {
               + (range.startsWith("1") ? "" : "in ")
               + range
               + ", not "
-              + JsonNumbers.text(v));
+              + Numbers.text(v));
     }
   }
 

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -132,12 +133,44 @@ final class Locations {
       if (!m.group(1).equalsIgnoreCase("file")) {
         return null;
       }
-      return Paths.get(new URI(text));
+      return Paths.get(fileUri(text));
     } catch (URISyntaxException | IllegalArgumentException e) {
       if (lenient) {
         return null;
       }
-      throw new IllegalArgumentException("not a usable path or URI: " + text + " (" + e + ")", e);
+      throw new IllegalArgumentException(
+          "not a usable path or URI: " + text + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /** ASCII characters that a URI may hold as they are ('%' only as the start of an escape). */
+  private static final String URI_ASCII =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=";
+
+  /**
+   * A {@code file:} URI, also as people type them: with a raw space or another character that a URI
+   * must percent-encode ({@code file:///data/my cells}), which is encoded first; escapes such as
+   * {@code %20} keep their meaning.
+   */
+  private static URI fileUri(String text) throws URISyntaxException {
+    try {
+      return new URI(text);
+    } catch (URISyntaxException e) {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        boolean escape =
+            c == '%'
+                && i + 2 < text.length()
+                && HexFormat.isHexDigit(text.charAt(i + 1))
+                && HexFormat.isHexDigit(text.charAt(i + 2));
+        if (c >= 0x80 || URI_ASCII.indexOf(c) >= 0 || escape) {
+          b.append(c);
+        } else {
+          b.append('%').append(HexFormat.of().withUpperCase().toHexDigits((byte) c));
+        }
+      }
+      return new URI(b.toString());
     }
   }
 

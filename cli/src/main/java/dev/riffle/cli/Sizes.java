@@ -1,6 +1,6 @@
 package dev.riffle.cli;
 
-import java.util.Locale;
+import dev.riffle.format.io.Numbers;
 
 /**
  * How text output writes counts and sizes, the same in every command: counts with thousands
@@ -11,7 +11,7 @@ final class Sizes {
 
   /** A count with thousands separators: 20,000. */
   static String count(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
+    return Numbers.count(n);
   }
 
   /** A count and its noun, plural unless 1: "1 file", "20,000 rows". */

@@ -5,6 +5,7 @@ import dev.riffle.dataset.Manifest;
 import dev.riffle.dataset.RowSets;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetVersions;
+import dev.riffle.format.io.Numbers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -63,7 +64,7 @@ public final class SplitCommand implements Callable<Integer> {
     Locations.requireNoVersion(loc, "a split is always made from the latest version");
     if (!(fraction >= 0 && fraction <= 1)) {
       throw new ParameterException(
-          spec.commandLine(), "--fraction must be in [0, 1], not " + JsonNumbers.text(fraction));
+          spec.commandLine(), "--fraction must be in [0, 1], not " + Numbers.text(fraction));
     }
     if (name.isBlank() || (rest != null && rest.isBlank())) {
       throw new IllegalArgumentException("split names must not be blank");

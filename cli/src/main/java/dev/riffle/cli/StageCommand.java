@@ -3,6 +3,7 @@ package dev.riffle.cli;
 import dev.riffle.dataset.storage.RetryPolicy;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.hadoop.HadoopStorage;
+import dev.riffle.stage.CacheLayout;
 import dev.riffle.stage.CacheLimit;
 import dev.riffle.stage.SnapshotStager;
 import dev.riffle.stage.StageListener;
@@ -11,6 +12,7 @@ import dev.riffle.stage.StageReport;
 import dev.riffle.stage.StageWarmUp;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,6 +184,25 @@ public final class StageCommand implements Callable<Integer> {
     }
     options = options.withRetry(retry).withVerify(verify);
     Locations.Location loc = Locations.parse(location);
+    // A stage that fails (no dataset at the source, an unreachable store) leaves no new empty cache
+    // behind; what it did cache stays for the next stage to resume from.
+    List<Path> missing = CacheLayout.missingDirectories(cache);
+    try {
+      return stage(loc, options, retry);
+    } catch (IOException | RuntimeException e) {
+      for (Path d : missing) {
+        try {
+          Files.deleteIfExists(d);
+        } catch (IOException notEmptyOrGone) {
+          // Holds what this stage cached, or is no longer ours to remove.
+        }
+      }
+      throw e;
+    }
+  }
+
+  private int stage(Locations.Location loc, StageOptions options, RetryPolicy retry)
+      throws IOException {
     PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress = new ProgressListener(err, progressMode);
     SnapshotStager stager = new SnapshotStager(cache, options);

@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import dev.riffle.format.read.PageFilter;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeNames;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;

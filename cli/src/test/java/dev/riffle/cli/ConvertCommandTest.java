@@ -167,6 +167,27 @@ class ConvertCommandTest {
     }
     assertThat(Cli.run("convert", "parquet", "--append", b.toString(), target + "@2").err())
         .contains("--append writes the dataset's next version; drop the @2");
+
+    // Another type of a field: named as inspect and info name types, not as Arrow Java does.
+    MessageType narrower =
+        MessageTypeParser.parseMessageType(
+            "message m { required int32 id; optional binary name (STRING); }");
+    Path c = dir.resolve("c.parquet");
+    try (ParquetWriter<Group> w =
+        ExampleParquetWriter.builder(new LocalOutputFile(c))
+            .withType(narrower)
+            .withConf(new PlainParquetConfiguration())
+            .build()) {
+      SimpleGroup g = new SimpleGroup(narrower);
+      g.add("id", 1);
+      w.write(g);
+    }
+    Cli.Result type = Cli.run("convert", "parquet", "--append", c.toString(), target);
+    assertThat(type.exitCode()).isEqualTo(1);
+    assertThat(type.err())
+        .endsWith(
+            "version 2: the schema differs in field 'id' is int32 not null, the dataset has int64"
+                + " not null\n");
   }
 
   @Test

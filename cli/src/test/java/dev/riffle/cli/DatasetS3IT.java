@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,6 +155,64 @@ class DatasetS3IT {
     Cli.Result missing = Cli.run("ls", root + "-nothing-here");
     assertThat(missing.exitCode()).isEqualTo(1);
     assertThat(missing.err()).isEqualTo("riffle: no Riffle dataset at " + root + "-nothing-here\n");
+  }
+
+  /**
+   * convert parquet of an S3 prefix leaves out what Spark and Hadoop writers leave beside the data
+   * (names starting with _ or . at any depth: attempts under _temporary/ and .spark-staging-*,
+   * markers), as it does for local files; their rows would be read twice.
+   */
+  @Test
+  void convertParquetOnS3LeavesOutHiddenNamesAtAnyDepth() throws Exception {
+    String local = dir.resolve("ds").toString();
+    Cli.ok("generate", "scalars", local, "--rows", "25", "--seed", "1");
+    String in = root + "-parquet";
+    try {
+      for (String name :
+          List.of(
+              "a.parquet",
+              "sub/b.parquet",
+              "_temporary/0/part-9.parquet",
+              ".spark-staging-1/part-8.parquet",
+              "sub/_temporary/0/part-7.parquet",
+              "sub/.hidden.parquet")) {
+        Cli.ok("export", "parquet", local, in + "/" + name);
+      }
+      Cli.ok("export", "parquet", local, in + "/_SUCCESS");
+      assertThat(Cli.ok("convert", "parquet", in, dir.resolve("all").toString()).out())
+          .startsWith("converted 50 rows from 2 files ");
+      // A glob: as Hadoop globs do, a matched directory (sub/) is read whole, here too without
+      // its hidden names.
+      assertThat(Cli.ok("convert", "parquet", in + "/*", dir.resolve("top").toString()).out())
+          .startsWith("converted 50 rows from 2 files ");
+      assertThat(Cli.ok("convert", "parquet", in + "/*.parquet", dir.resolve("a").toString()).out())
+          .startsWith("converted 25 rows from 1 file ");
+      // Named on its own, a file is read whatever its name.
+      String attempt = in + "/_temporary/0/part-9.parquet";
+      assertThat(Cli.ok("convert", "parquet", attempt, dir.resolve("one").toString()).out())
+          .startsWith("converted 25 rows from 1 file ");
+    } finally {
+      deleteRecursively(in);
+    }
+  }
+
+  /** A stage of a prefix with no dataset says so, and leaves no cache behind. */
+  @Test
+  void stageOfAPrefixWithNoDatasetLeavesNoCache() {
+    Path cache = dir.resolve("new").resolve("cache");
+    Cli.Result r = Cli.run("stage", root + "-nothing-here", "--cache", cache.toString());
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("riffle: no Riffle dataset at " + root + "-nothing-here\n");
+    assertThat(dir.resolve("new")).doesNotExist();
+  }
+
+  private static void deleteRecursively(String uri) throws IOException {
+    Configuration conf = new Configuration();
+    Locations.hadoopOverrides.forEach(conf::set);
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(uri);
+    try (FileSystem fs = FileSystem.newInstance(p.toUri(), conf)) {
+      fs.delete(p, true);
+    }
   }
 
   /** A missing bucket is said as such, at once: retrying cannot create it. */

@@ -174,4 +174,27 @@ class InputErrorsTest {
     writer.join();
     assertThat(r.out()).isEqualTo(Cli.ok("take", good, "--rows", "3,1").out());
   }
+
+  /**
+   * A {@code file:} URI with a space, as people type it (raw) or as URIs write it (%20): both name
+   * the directory; a file URI that names no local path is one line without Java's exception.
+   */
+  @Test
+  void fileUrisWithSpacesWork() throws IOException {
+    Path spaced = dir.resolve("with space").resolve("ds");
+    Cli.ok("generate", "scalars", spaced.toString(), "--rows", "10", "--seed", "1");
+    String raw = "file://" + spaced.toAbsolutePath();
+    String encoded = spaced.toAbsolutePath().toUri().toString();
+    assertThat(encoded).contains("with%20space");
+    for (String uri : List.of(raw, encoded, "file:" + spaced.toAbsolutePath())) {
+      assertThat(Cli.ok("ls", uri).outLines()).as(uri).hasSize(2);
+    }
+    assertThat(Cli.ok("info", raw + "@1").out()).contains("version     1");
+    assertThat(Cli.ok("take", raw, "--rows", "0").out())
+        .isEqualTo(Cli.ok("take", spaced.toString(), "--rows", "0").out());
+    assertThat(fails(2, "ls", "file://some-host/data/x").err())
+        .isEqualTo(
+            "riffle: not a usable path or URI: file://some-host/data/x (URI has an authority"
+                + " component)\n");
+  }
 }

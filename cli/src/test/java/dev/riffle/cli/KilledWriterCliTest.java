@@ -339,5 +339,11 @@ class KilledWriterCliTest {
     Cli.Result r = Cli.run("gc", ds, "--grace", "soon");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).startsWith("riffle: not a duration: 'soon'");
+    // A duration, only too large: said so, with the largest there is (it was "not a duration").
+    Cli.Result large = Cli.run("gc", ds, "--grace", "99999999999d");
+    assertThat(large.exitCode()).isEqualTo(2);
+    assertThat(large.err())
+        .isEqualTo("riffle: duration too large: '99999999999d' (at most 999999999d)\n");
+    assertThat(Cli.run("gc", ds, "--grace", "999999999d", "--dry-run").exitCode()).isZero();
   }
 }

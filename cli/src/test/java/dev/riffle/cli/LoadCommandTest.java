@@ -2,10 +2,14 @@ package dev.riffle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.loader.pipeline.LoaderOptions;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,8 +135,9 @@ class LoadCommandTest {
   void rangesNameTheirOptionAndTheNumber() {
     String[][] cases = {
       {"--jitter", "1e20", "riffle: --jitter must be in [0, 1), not 1e+20"},
-      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0.0"},
-      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2.0"},
+      {"--jitter", "1e9", "riffle: --jitter must be in [0, 1), not 1,000,000,000"},
+      {"--max-pi2", "0", "riffle: --max-pi2 must be in (0, 1], not 0"},
+      {"--min-meff", "2", "riffle: --min-meff must be in (0, 1], not 2"},
       {"--min-distinct-blocks", "0.5", "riffle: --min-distinct-blocks must be 1 or more, not 0.5"},
     };
     for (String[] c : cases) {
@@ -141,6 +146,72 @@ class LoadCommandTest {
       assertThat(r.errLines()).as(c[0]).hasSize(1);
       assertThat(r.err()).as(c[0]).startsWith(c[2] + " (see 'riffle load --help')");
     }
+  }
+
+  /**
+   * What the loader refuses reaches the user in the CLI's words: types as inspect prints them (not
+   * Arrow Java's Int(8, true) or List), numbers as typed (not Java's 1.0E9).
+   */
+  @Test
+  void loaderRefusalsNameTypesAndNumbersAsTheCliDoes() {
+    String[][] cases = {
+      {
+        "--sampler weighted --weight plate",
+        "riffle: weight column 'plate' is dictionary<values=utf8, indices=int8> (categorical); it"
+            + " must be a floating-point or integer number"
+      },
+      {
+        "--sampler weighted --weight indices",
+        "riffle: weight column 'indices' is list<int32 not null>; it must be a floating-point or"
+            + " integer number"
+      },
+      {
+        "--sampler balanced --label indices",
+        "riffle: label column 'indices' is list<int32 not null>; it must be categorical"
+            + " (dictionary-encoded) or an integer"
+      },
+      {
+        "--min-distinct-blocks 1e9",
+        "riffle: diversity target E[distinct blocks] ≥ 1,000,000,000 cannot be met: a batch of 64"
+            + " rows holds at most 64 distinct blocks"
+      },
+    };
+    for (String[] c : cases) {
+      Cli.Result r = Cli.run(concat(new String[] {"load", ds}, c[0]));
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.err()).as(c[0]).isEqualTo(c[1] + "\n");
+    }
+  }
+
+  /**
+   * A diversity target that needs a window or pool beyond any memory is refused at once: --max-pi2
+   * 1e-30 hung (the fetch factor search ran past the end of a long), 1e-15 suggested a --memory-mb
+   * of 2,325,311,267,156.
+   */
+  @Test
+  void targetsBeyondAnyWindowAreRefusedAtOnce() {
+    String[][] cases = {
+      {"--max-pi2 1e-300", "π₂ ≤ 1e-300 cannot be met: it needs a window of more than"},
+      {"--max-pi2 1e-15", "π₂ ≤ 1e-15 cannot be met: it needs a window of more than"},
+      {"--sampler pool --max-pi2 1e-30", "π₂ ≤ 1e-30 cannot be met: it needs a pool of more than"},
+    };
+    for (String[] c : cases) {
+      Cli.Result r =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60), () -> Cli.run(concat(new String[] {"load", ds}, c[0])));
+      assertThat(r.exitCode()).as(c[0]).isEqualTo(2);
+      assertThat(r.errLines()).as(c[0]).hasSize(1);
+      assertThat(r.err())
+          .as(c[0])
+          .startsWith("riffle: diversity target " + c[1])
+          .endsWith(" 1,125,899,906,842,624 rows (2^50)\n");
+    }
+  }
+
+  private static String[] concat(String[] a, String options) {
+    List<String> all = new ArrayList<>(List.of(a));
+    all.addAll(List.of(options.split(" ")));
+    return all.toArray(String[]::new);
   }
 
   /** A count option below 1 is a usage error that names the option. */
@@ -178,6 +249,27 @@ class LoadCommandTest {
         .contains("Example: riffle load cells --sampler block");
   }
 
+  /**
+   * A batch of more rows than the view has, beyond the budget: said so, not a --memory-mb in the
+   * tebibytes (--batch 2147483647 asked for 34,650,112 MiB). A large batch that fits a view still
+   * gets the smallest budget, with its size in words.
+   */
+  @Test
+  void aBatchLargerThanTheViewIsRefusedAsSuch() {
+    Cli.Result r = Cli.run("load", ds, "--batch", "2147483647");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "riffle: --batch 2147483647 is more than the 3,000 rows to load: a batch would be"
+                + " mostly padding (repeats of them); give --batch 3000 or less (see 'riffle load"
+                + " --help')\n");
+    Cli.Result big = Cli.run("load", ds, "--batch", "3000", "--memory-mb", "1");
+    assertThat(big.exitCode()).isEqualTo(2);
+    assertThat(big.err())
+        .startsWith("riffle: --memory-mb 1 cannot hold one fetch (1 batch of 3,000 rows, about ")
+        .containsPattern("--memory-mb [0-9]+ \\([0-9.]+ MiB\\), or lower --fetch or --batch");
+  }
+
   @Test
   void contractThatTheBudgetCannotHoldFailsFast() {
     Cli.Result r = Cli.run("load", ds, "--min-meff", "0.99", "--block", "64", "--memory-mb", "1");
@@ -213,9 +305,9 @@ class LoadCommandTest {
     assertThat(r.errLines()).hasSize(1);
     Matcher m =
         Pattern.compile(
-                "riffle: --memory-mb 1 cannot hold one fetch \\(32 batches of 64 rows, about \\d+"
-                    + " bytes a row\\): the smallest budget that works is --memory-mb (\\d+), or"
-                    + " lower --fetch or --batch")
+                "riffle: --memory-mb 1 cannot hold one fetch \\(32 batches of 64 rows, about"
+                    + " [0-9,]+ bytes a row\\): the smallest budget that works is --memory-mb"
+                    + " (\\d+) \\([0-9.]+ MiB\\), or lower --fetch or --batch")
             .matcher(r.err());
     assertThat(m.find()).as(r.err()).isTrue();
     long minimum = Long.parseLong(m.group(1));

@@ -142,7 +142,8 @@ class StageCommandTest {
     assertThat(tooSmall.err())
         .contains("cache limit of 1024 bytes")
         .contains("(" + largest + " bytes)");
-    assertThat(Files.list(cache.resolve("blobs")).count()).isZero();
+    // A failed first stage leaves no empty cache behind.
+    assertThat(cache).doesNotExist();
 
     // Eviction order itself is tested in the stage module (CacheEvictionTest); here the wiring.
     Cli.Result a =
@@ -194,5 +195,39 @@ class StageCommandTest {
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.errLines())
         .containsExactly("riffle: " + file + ": exists already, and is not a directory");
+  }
+
+  /**
+   * A source with no dataset is said so, and leaves nothing new in the cache: a new cache is not
+   * created, an existing directory gets no empty cache layout, and an existing cache keeps its own.
+   */
+  @Test
+  void aSourceWithNoDatasetLeavesNothingBehind() throws Exception {
+    String nowhere = dir.resolve("nowhere").toString();
+    Path fresh = dir.resolve("new").resolve("cache");
+    for (String source : List.of(nowhere, nowhere + "@1")) {
+      Cli.Result r = Cli.run("stage", source, "--cache", fresh.toString());
+      assertThat(r.exitCode()).as(source).isEqualTo(1);
+      assertThat(r.errLines())
+          .as(source)
+          .containsExactly("riffle: no Riffle dataset at " + nowhere);
+      assertThat(dir.resolve("new")).as(source).doesNotExist();
+    }
+    Path mine = dir.resolve("mine");
+    Files.createDirectories(mine.resolve("keep"));
+    assertThat(Cli.run("stage", nowhere, "--cache", mine.toString()).exitCode()).isEqualTo(1);
+    try (var entries = Files.list(mine)) {
+      assertThat(entries).containsExactly(mine.resolve("keep"));
+    }
+    Path cache = dir.resolve("cache");
+    Cli.ok("stage", source.toString(), "--cache", cache.toString());
+    List<Path> before;
+    try (var all = Files.walk(cache)) {
+      before = all.sorted().toList();
+    }
+    assertThat(Cli.run("stage", nowhere, "--cache", cache.toString()).exitCode()).isEqualTo(1);
+    try (var all = Files.walk(cache)) {
+      assertThat(all.sorted().toList()).isEqualTo(before);
+    }
   }
 }

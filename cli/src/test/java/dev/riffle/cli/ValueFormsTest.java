@@ -116,6 +116,23 @@ class ValueFormsTest {
     assertThat(JsonNumbers.text(d)).isEqualTo(text);
   }
 
+  /** Messages write whole numbers as counts (what was typed, 1e9 or 2), others as JSON does. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "1e9; 1,000,000,000",
+        "2; 2",
+        "-2; -2",
+        "0.25; 0.25",
+        "1e-9; 1e-09",
+        "1e20; 1e+20",
+        "9999999999999998; 9,999,999,999,999,998"
+      })
+  void messageNumbersAsTyped(double d, String text) {
+    assertThat(dev.riffle.format.io.Numbers.text(d)).isEqualTo(text);
+  }
+
   @Test
   void floatsKeepTheirOwnDigits() {
     assertThat(JsonNumbers.text(0.1f)).isEqualTo("0.1");

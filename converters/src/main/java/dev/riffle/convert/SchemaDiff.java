@@ -1,5 +1,6 @@
 package dev.riffle.convert;
 
+import dev.riffle.format.schema.TypeNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -23,14 +24,15 @@ final class SchemaDiff {
         return "field '" + w.getName() + "' is missing (it is in " + expectedName + ")";
       }
       if (!h.equals(w)) {
+        String here = TypeNames.withNullability(h, null);
+        String there = TypeNames.withNullability(w, null);
         return "field '"
             + w.getName()
             + "' is "
-            + describe(h)
-            + " here but "
-            + describe(w)
-            + " in "
-            + expectedName;
+            + here
+            + (here.equals(there)
+                ? " here and in " + expectedName + ", but its metadata differs"
+                : " here but " + there + " in " + expectedName);
       }
     }
     for (Field h : have.values()) {
@@ -42,9 +44,5 @@ final class SchemaDiff {
       return "the fields are in another order than in " + expectedName;
     }
     return null;
-  }
-
-  private static String describe(Field f) {
-    return f.toString().replaceFirst("^[^:]*: ", "");
   }
 }

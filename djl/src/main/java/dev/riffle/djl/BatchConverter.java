@@ -9,6 +9,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeNames;
 import dev.riffle.loader.pipeline.BatchRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,7 +93,7 @@ final class BatchConverter {
             "label column '"
                 + label
                 + "' is "
-                + field.getType()
+                + TypeNames.of(schema, label)
                 + "; it must be categorical (dictionary-encoded) or an integer");
       }
       if (all.contains(label)) {
@@ -186,7 +187,8 @@ final class BatchConverter {
       problem = "the values of a sparse feature must be a list of integers or floats";
     }
     if (problem != null) {
-      throw new IllegalArgumentException("column '" + column + "' is " + t + "; " + problem);
+      throw new IllegalArgumentException(
+          "column '" + column + "' is " + TypeNames.of(schema, column) + "; " + problem);
     }
   }
 

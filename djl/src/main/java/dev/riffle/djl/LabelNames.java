@@ -2,6 +2,7 @@ package dev.riffle.djl;
 
 import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
+import dev.riffle.format.schema.TypeNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class LabelNames {
           "label column '"
               + label
               + "' is "
-              + f.getType()
+              + TypeNames.of(schema, label)
               + "; it must be categorical (dictionary-encoded) or an integer");
     }
     long max = -1;

@@ -1,5 +1,7 @@
 package dev.riffle.djl;
 
+import dev.riffle.format.io.Numbers;
+
 /**
  * What is done to the values of sparse (counts) features as they are copied into the NDArray, the
  * usual single-cell preprocessing: library-size normalisation (each row scaled so that its values
@@ -14,7 +16,8 @@ package dev.riffle.djl;
 public record Normalization(boolean scaleRows, double targetSum, boolean logTransform) {
   public Normalization {
     if (scaleRows && !(targetSum > 0 && Double.isFinite(targetSum))) {
-      throw new IllegalArgumentException("the target row sum must be positive, not " + targetSum);
+      throw new IllegalArgumentException(
+          "the target row sum must be positive, not " + Numbers.text(targetSum));
     }
   }
 

@@ -391,7 +391,7 @@ class RiffleDatasetTest {
                     .allocator(batches)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("column 'indices' is List");
+        .hasMessageStartingWith("column 'indices' is list<int32 not null>; a dense feature");
     assertThatThrownBy(
             () ->
                 RiffleDataset.builder(view)

@@ -125,7 +125,7 @@ class TrainCellTypesTest {
   void badInputIsOneLineNamingTheColumn() {
     assertThat(run("--data", cells.toString(), "--label", "values"))
         .isEqualTo(
-            "train-cell-types: label column 'values' is List; it must be categorical"
+            "train-cell-types: label column 'values' is list<float32 not null>; it must be categorical"
                 + " (dictionary-encoded) or an integer");
     assertThat(run("--data", cells.toString(), "--values", "plate"))
         .startsWith("train-cell-types: column 'plate' is categorical");

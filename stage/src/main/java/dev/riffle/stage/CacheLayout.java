@@ -3,10 +3,13 @@ package dev.riffle.stage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -51,6 +54,10 @@ public final class CacheLayout {
   private static final Pattern VERSION = Pattern.compile("[0-9]{1,18}");
   private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
+  /** The directories of a layout under its root. */
+  private static final List<String> DIRS =
+      List.of(BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR, LEASES_DIR, PLANS_DIR);
+
   private final Path root;
 
   /** A layout under {@code root}, which is created (with its subdirectories) if missing. */
@@ -58,10 +65,28 @@ public final class CacheLayout {
     Files.createDirectories(root);
     // The real path keys the in-JVM lock map, so two spellings of one cache share locks.
     this.root = root.toRealPath();
-    for (String d :
-        new String[] {BLOBS_DIR, SNAPSHOTS_DIR, TMP_DIR, LOCKS_DIR, LEASES_DIR, PLANS_DIR}) {
+    for (String d : DIRS) {
       Files.createDirectories(this.root.resolve(d));
     }
+  }
+
+  /**
+   * The directories that {@link #CacheLayout(Path)} would create under {@code root} and above it,
+   * deepest first: for a caller that removes them again (those still empty) when its stage fails,
+   * so that a failed first stage leaves nothing behind.
+   */
+  public static List<Path> missingDirectories(Path root) {
+    Path r = root.toAbsolutePath();
+    List<Path> out = new ArrayList<>();
+    for (String d : DIRS) {
+      if (!Files.exists(r.resolve(d), LinkOption.NOFOLLOW_LINKS)) {
+        out.add(r.resolve(d));
+      }
+    }
+    for (Path p = r; p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS); p = p.getParent()) {
+      out.add(p);
+    }
+    return out;
   }
 
   public Path root() {

@@ -86,7 +86,7 @@ public final class DatasetCommit {
     boolean keepRows = mode == Mode.APPEND;
     if (keepRows) {
       List<String> diff =
-          DatasetWriter.differences(ManifestCodec.schemaOf(base, storage.uri()).arrow(), schema);
+          SchemaDifferences.of(ManifestCodec.schemaOf(base, storage.uri()), schema, dictionaries);
       if (!diff.isEmpty()) {
         throw new IllegalArgumentException(
             "cannot append to "

@@ -25,7 +25,6 @@ import java.util.Objects;
 import java.util.UUID;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -125,7 +124,7 @@ public final class DatasetWriter implements AutoCloseable {
       throws IOException {
     Manifest latest = Dataset.readManifest(storage, Dataset.latestVersion(storage));
     RiffleSchema existing = ManifestCodec.schemaOf(latest, storage.uri());
-    List<String> diff = differences(existing.arrow(), schema);
+    List<String> diff = SchemaDifferences.of(existing, schema, dictionaries);
     if (!diff.isEmpty()) {
       throw new IllegalArgumentException(
           "cannot append to "
@@ -197,36 +196,6 @@ public final class DatasetWriter implements AutoCloseable {
     // holding a lease with their name prefix); gc's grace period covers the hand-over.
     releaseLease();
     return List.copyOf(files);
-  }
-
-  /**
-   * What differs between two schemas, field by field, for messages (empty if nothing does).
-   *
-   * @param have the existing schema
-   * @param want the schema offered
-   */
-  public static List<String> differences(Schema have, Schema want) {
-    List<String> out = new ArrayList<>();
-    Map<String, Field> a = new LinkedHashMap<>();
-    have.getFields().forEach(f -> a.put(f.getName(), f));
-    Map<String, Field> b = new LinkedHashMap<>();
-    want.getFields().forEach(f -> b.put(f.getName(), f));
-    for (String name : a.keySet()) {
-      if (!b.containsKey(name)) {
-        out.add("field '" + name + "' is missing");
-      } else if (!a.get(name).equals(b.get(name))) {
-        out.add("field '" + name + "' is " + b.get(name) + ", the dataset has " + a.get(name));
-      }
-    }
-    for (String name : b.keySet()) {
-      if (!a.containsKey(name)) {
-        out.add("field '" + name + "' is new");
-      }
-    }
-    if (out.isEmpty() && !new ArrayList<>(a.keySet()).equals(new ArrayList<>(b.keySet()))) {
-      out.add("the fields are in another order: " + b.keySet() + " instead of " + a.keySet());
-    }
-    return out;
   }
 
   /** Fails before writing anything if the schema cannot be stored. */

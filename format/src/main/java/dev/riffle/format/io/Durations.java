@@ -9,13 +9,20 @@ import java.util.regex.Pattern;
 public final class Durations {
   private Durations() {}
 
-  private static final Pattern TEXT = Pattern.compile("([0-9]{1,9})\\s*(ms|s|m|min|h|d)?");
+  private static final Pattern TEXT = Pattern.compile("([0-9]+)\\s*(ms|s|m|min|h|d)?");
+
+  /**
+   * The largest number of any unit: nine digits (in days 2.7 million years, beyond any grace period
+   * and still far from where time arithmetic overflows).
+   */
+  static final long MAX_NUMBER = 999_999_999;
 
   /**
    * Parses a whole number with a unit: {@code ms}, {@code s}, {@code m} or {@code min}, {@code h},
    * {@code d}; a bare number is seconds.
    *
-   * @throws IllegalArgumentException naming the text if it is none of these
+   * @throws IllegalArgumentException naming the text if it is none of these, or if its number is
+   *     over {@link #MAX_NUMBER}
    */
   public static Duration parse(String text) {
     Matcher m = TEXT.matcher(text.strip().toLowerCase(Locale.ROOT));
@@ -23,8 +30,13 @@ public final class Durations {
       throw new IllegalArgumentException(
           "not a duration: '" + text + "' (write e.g. 90s, 15m, 1h or 2d)");
     }
-    long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2);
+    String digits = m.group(1).replaceFirst("^0+(?=.)", "");
+    if (digits.length() > 9) {
+      throw new IllegalArgumentException(
+          "duration too large: '" + text + "' (at most " + MAX_NUMBER + unit + ")");
+    }
+    long n = Long.parseLong(digits);
     return switch (unit) {
       case "ms" -> Duration.ofMillis(n);
       case "s" -> Duration.ofSeconds(n);

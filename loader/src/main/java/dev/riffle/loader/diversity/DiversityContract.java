@@ -1,5 +1,6 @@
 package dev.riffle.loader.diversity;
 
+import dev.riffle.format.io.Numbers;
 import java.util.Locale;
 
 /**
@@ -94,15 +95,18 @@ public record DiversityContract(Kind kind, double target) {
           case DISTINCT_BLOCKS_AT_LEAST ->
               DiversityModel.fetchFactorForDistinct(blockRows, batchRows, target);
         };
-    if (f < 0) {
+    if (f < 0 && kind == Kind.DISTINCT_BLOCKS_AT_LEAST && target > batchRows) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s cannot be met: a batch of %d rows holds at most %d distinct"
+              "diversity target %s cannot be met: a batch of %,d rows holds at most %,d distinct"
                   + " blocks",
               describe(kind, target),
               batchRows,
               batchRows));
+    }
+    if (f < 0) {
+      throw tooLarge("a window");
     }
     Resolution r = resolution(f, blockRows, batchRows, world, bytesPerRow, inFlight);
     if (r.memoryBytes() > memoryBudget) {
@@ -112,7 +116,7 @@ public record DiversityContract(Kind kind, double target) {
               ? "the budget does not hold even f = 1"
               : String.format(
                   Locale.ROOT,
-                  "the budget allows f ≤ %d, which gives π₂ = %.4g (m_eff/m = %.3f, E[D] = %.1f)",
+                  "the budget allows f ≤ %,d, which gives π₂ = %.4g (m_eff/m = %.3f, E[D] = %.1f)",
                   fMax,
                   DiversityModel.pi2(blockRows, batchRows, fMax),
                   DiversityModel.meffOverM(
@@ -121,9 +125,9 @@ public record DiversityContract(Kind kind, double target) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s needs fetch factor f ≥ %d (window F = %d rows, b = %d, m = %d),"
-                  + " i.e. %d bytes per rank with %d bytes per row, W = %d and %d fetches in"
-                  + " flight, over the memory budget of %d bytes; %s. Lower the block size,"
+              "diversity target %s needs fetch factor f ≥ %,d (window F = %,d rows, b = %,d, m ="
+                  + " %,d), i.e. %,d bytes per rank with %,d bytes per row, W = %d and %d fetches"
+                  + " in flight, over the memory budget of %,d bytes; %s. Lower the block size,"
                   + " raise the budget or relax the target",
               describe(kind, target),
               f,
@@ -157,16 +161,20 @@ public record DiversityContract(Kind kind, double target) {
                   "a distinct-blocks target applies to block shuffling; give the pool a π₂ or"
                       + " m_eff/m target");
         };
-    long pool = Math.max(batchRows, DiversityModel.poolRowsForPi2(blockRows, eps));
+    long rows = DiversityModel.poolRowsForPi2(blockRows, eps);
+    if (rows < 0) {
+      throw tooLarge("a pool");
+    }
+    long pool = Math.max(batchRows, rows);
     double pi2 = DiversityModel.pi2Pool(blockRows, pool);
-    long memory = (inFlight + 1L) * ((pool + world - 1) / world) * bytesPerRow;
+    long memory = times(times(inFlight + 1L, (pool + world - 1) / world), bytesPerRow);
     if (memory > memoryBudget) {
       throw new IllegalArgumentException(
           String.format(
               Locale.ROOT,
-              "diversity target %s needs a pool of R ≥ %d rows (b = %d), i.e. %d bytes per rank"
-                  + " with %d bytes per row, W = %d and %d fetches in flight, over the memory"
-                  + " budget of %d bytes",
+              "diversity target %s needs a pool of R ≥ %,d rows (b = %,d), i.e. %,d bytes per"
+                  + " rank with %,d bytes per row, W = %d and %d fetches in flight, over the memory"
+                  + " budget of %,d bytes",
               describe(kind, target),
               pool,
               blockRows,
@@ -183,7 +191,8 @@ public record DiversityContract(Kind kind, double target) {
   /** The largest f whose memory fits the budget (0 if none). */
   static long maxFetchFactor(
       int batchRows, int world, long bytesPerRow, long memoryBudget, int inFlight) {
-    long perF = (2L * inFlight + 1) * Math.max(1, batchRows / world) * Math.max(1, bytesPerRow);
+    long perF =
+        times(times(2L * inFlight + 1, Math.max(1, batchRows / world)), Math.max(1, bytesPerRow));
     return memoryBudget / perF;
   }
 
@@ -191,7 +200,7 @@ public record DiversityContract(Kind kind, double target) {
       long f, int blockRows, int batchRows, int world, long bytesPerRow, int inFlight) {
     long window = (long) batchRows * f;
     double pi2 = DiversityModel.pi2(blockRows, batchRows, f);
-    long memory = (2L * inFlight + 1) * (window / world) * bytesPerRow;
+    long memory = times(times(2L * inFlight + 1, window / world), bytesPerRow);
     return new Resolution(
         f,
         window,
@@ -201,11 +210,31 @@ public record DiversityContract(Kind kind, double target) {
         memory);
   }
 
+  /** a·b, or Long.MAX_VALUE where that is more than a long counts: over any budget either way. */
+  private static long times(long a, long b) {
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** The target needs a window or pool beyond {@link DiversityModel#MAX_WINDOW_ROWS}. */
+  private IllegalArgumentException tooLarge(String what) {
+    return new IllegalArgumentException(
+        String.format(
+            Locale.ROOT,
+            "diversity target %s cannot be met: it needs %s of more than %s rows (2^50)",
+            describe(kind, target),
+            what,
+            Numbers.count(DiversityModel.MAX_WINDOW_ROWS)));
+  }
+
   private static String describe(Kind kind, double target) {
     return switch (kind) {
-      case PI2_AT_MOST -> "π₂ ≤ " + target;
-      case MEFF_OVER_M_AT_LEAST -> "m_eff/m ≥ " + target;
-      case DISTINCT_BLOCKS_AT_LEAST -> "E[distinct blocks] ≥ " + target;
+      case PI2_AT_MOST -> "π₂ ≤ " + Numbers.text(target);
+      case MEFF_OVER_M_AT_LEAST -> "m_eff/m ≥ " + Numbers.text(target);
+      case DISTINCT_BLOCKS_AT_LEAST -> "E[distinct blocks] ≥ " + Numbers.text(target);
     };
   }
 

@@ -9,6 +9,12 @@ public final class DiversityModel {
   private DiversityModel() {}
 
   /**
+   * The most rows a window or pool that a target asks for may have (2^50): no memory holds more,
+   * and below it the searches stay short and their products within a long.
+   */
+  public static final long MAX_WINDOW_ROWS = 1L << 50;
+
+  /**
    * π₂ = (b−1)/(m·f−1): the probability that two rows of a batch share a block. Given one row,
    * another is uniform over the other F−1 rows of the window, b−1 of which share its block.
    */
@@ -137,13 +143,17 @@ public final class DiversityModel {
 
   /**
    * The smallest fetch factor f with (b−1)/(m·f−1) ≤ ε: f ≥ ((b−1)/ε + 1)/m (brief §8.1). For b = 1
-   * every f works.
+   * every f works. -1 if the window would hold more than {@link #MAX_WINDOW_ROWS}.
    */
   public static long fetchFactorForPi2(int blockRows, int batchRows, double epsilon) {
     if (blockRows <= 1) {
       return 1;
     }
-    long f = (long) Math.ceil(((blockRows - 1) / epsilon + 1) / batchRows);
+    double window = (blockRows - 1) / epsilon + 1;
+    if (!(window <= MAX_WINDOW_ROWS)) {
+      return -1;
+    }
+    long f = (long) Math.ceil(window / batchRows);
     // Guard against rounding just below the bound.
     while (pi2(blockRows, batchRows, f) > epsilon) {
       f++;
@@ -159,14 +169,17 @@ public final class DiversityModel {
     return batchRows <= 1 ? 1 : (1 / gamma - 1) / (batchRows - 1);
   }
 
-  /** The smallest f with E[D] ≥ d, or -1 if no f reaches it (d > m or d > what K can give). */
+  /**
+   * The smallest f with E[D] ≥ d, or -1 if no f reaches it (d > m or d > what K can give) within
+   * windows of {@link #MAX_WINDOW_ROWS}.
+   */
   public static long fetchFactorForDistinct(int blockRows, int batchRows, double d) {
     if (d > batchRows) {
       return -1;
     }
     long hi = 1;
     while (expectedDistinctBlocks(blockRows, batchRows, hi) < d) {
-      if (hi > (1L << 40)) {
+      if (hi > MAX_WINDOW_ROWS / batchRows) {
         return -1;
       }
       hi *= 2;
@@ -187,11 +200,12 @@ public final class DiversityModel {
     return hi;
   }
 
-  /** The smallest pool R with (b−1)/(2(R−1)) ≤ ε. */
+  /** The smallest pool R with (b−1)/(2(R−1)) ≤ ε; -1 if it is over {@link #MAX_WINDOW_ROWS}. */
   public static long poolRowsForPi2(int blockRows, double epsilon) {
     if (blockRows <= 1) {
       return 2;
     }
-    return Math.max(2, (long) Math.ceil((blockRows - 1) / (2 * epsilon) + 1));
+    double rows = Math.ceil((blockRows - 1) / (2 * epsilon) + 1);
+    return rows <= MAX_WINDOW_ROWS ? Math.max(2, (long) rows) : -1;
   }
 }

@@ -1,5 +1,7 @@
 package dev.riffle.loader.pipeline;
 
+import dev.riffle.format.io.Numbers;
+
 /**
  * A {@link LoaderOptions#prefetchBytes()} budget that cannot hold one fetch: nothing could be read
  * ahead or handed out within it. Says the smallest budget that works, for a caller that names its
@@ -19,26 +21,30 @@ public final class BudgetTooSmallException extends IllegalArgumentException {
   private BudgetTooSmallException(long budget, long minimumBytes, String fetch) {
     super(
         "a prefetch budget of "
-            + budget
+            + Numbers.count(budget)
             + " bytes cannot hold one fetch ("
             + fetch
             + "): it needs "
-            + minimumBytes
+            + (minimumBytes == Long.MAX_VALUE ? "more than " : "")
+            + Numbers.count(minimumBytes)
             + " bytes; give at least that, or fetch fewer or smaller batches");
     this.minimumBytes = minimumBytes;
     this.fetch = fetch;
   }
 
   private static String describe(long fetchBatches, int batchRows, long bytesPerRow) {
-    return fetchBatches
-        + " batches of "
-        + batchRows
+    return Numbers.count(fetchBatches)
+        + (fetchBatches == 1 ? " batch of " : " batches of ")
+        + Numbers.count(batchRows)
         + " rows, about "
-        + bytesPerRow
+        + Numbers.count(bytesPerRow)
         + " bytes a row";
   }
 
-  /** The smallest budget that holds one fetch, in bytes. */
+  /**
+   * The smallest budget that holds one fetch, in bytes; {@link Long#MAX_VALUE} where it is more
+   * than a long counts.
+   */
   public long minimumBytes() {
     return minimumBytes;
   }

@@ -1,6 +1,7 @@
 package dev.riffle.loader.pipeline;
 
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.format.io.Numbers;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +34,7 @@ final class Labels {
               "label column '"
                   + label
                   + "' is "
-                  + v.getField().getType()
+                  + SamplerColumns.typeOf(view, label)
                   + "; it must be categorical (dictionary-encoded) or an integer");
         }
         for (int i = 0; i < v.getValueCount(); i++) {
@@ -43,7 +44,11 @@ final class Labels {
           long c = codes.getValueAsLong(i);
           if (c < 0 || c > 1 << 20) {
             throw new IllegalArgumentException(
-                "label column '" + label + "' has code " + c + "; expected [0, 2^20]");
+                "label column '"
+                    + label
+                    + "' has code "
+                    + Numbers.count(c)
+                    + "; expected [0, 2^20]");
           }
           if (c >= counts.length) {
             counts = Arrays.copyOf(counts, (int) Math.max(c + 1, counts.length * 2L));

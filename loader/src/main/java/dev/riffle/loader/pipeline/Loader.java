@@ -165,7 +165,15 @@ public final class Loader implements AutoCloseable {
     this.deliverPlan = submitPlan;
     // The largest fetch: f batches, or a whole epoch if that is shorter.
     long fetchBatches = Math.min(options.sampler().fetchBatches(), submitPlan.batchCount());
-    long minimum = Math.max(1, fetchBatches) * options.rankBatchRows() * bytesPerRow;
+    long minimum;
+    try {
+      minimum =
+          Math.multiplyExact(
+              Math.multiplyExact(Math.max(1, fetchBatches), (long) options.rankBatchRows()),
+              bytesPerRow);
+    } catch (ArithmeticException moreThanALongCounts) {
+      minimum = Long.MAX_VALUE;
+    }
     if (options.prefetchBytes() < minimum) {
       throw new BudgetTooSmallException(
           options.prefetchBytes(), minimum, fetchBatches, options.rankBatchRows(), bytesPerRow);

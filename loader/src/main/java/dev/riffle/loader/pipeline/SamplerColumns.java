@@ -1,6 +1,8 @@
 package dev.riffle.loader.pipeline;
 
 import dev.riffle.dataset.DatasetView;
+import dev.riffle.format.io.Numbers;
+import dev.riffle.format.schema.TypeNames;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;
@@ -40,7 +42,7 @@ public final class SamplerColumns {
                 "weight column '"
                     + column
                     + "' is "
-                    + v.getField().getType()
+                    + typeOf(view, column)
                     + (v.getField().getDictionary() != null ? " (categorical)" : "")
                     + "; it must be a floating-point or integer number");
           }
@@ -56,9 +58,9 @@ public final class SamplerColumns {
                   "weight column '"
                       + column
                       + "' is "
-                      + (v.isNull(i) ? "null" : String.valueOf(w))
+                      + (v.isNull(i) ? "null" : Numbers.text(w))
                       + " at row "
-                      + view.globalRow(p)
+                      + Numbers.count(view.globalRow(p))
                       + "; weights must be finite and non-negative");
             }
             out[p] = w;
@@ -90,7 +92,7 @@ public final class SamplerColumns {
                 "label column '"
                     + column
                     + "' is "
-                    + v.getField().getType()
+                    + typeOf(view, column)
                     + "; it must be categorical (dictionary-encoded) or an integer");
           }
           for (int i = 0; i < v.getValueCount(); i++, p++) {
@@ -104,9 +106,9 @@ public final class SamplerColumns {
                   "label column '"
                       + column
                       + "' has code "
-                      + c
+                      + Numbers.count(c)
                       + " at row "
-                      + view.globalRow(p)
+                      + Numbers.count(view.globalRow(p))
                       + "; expected [0, 2^20]");
             }
             out[p] = (int) c;
@@ -117,13 +119,18 @@ public final class SamplerColumns {
     return out;
   }
 
+  /** A column's type as the CLI prints it ({@code list<int32>}, {@code dictionary<...>}). */
+  static String typeOf(DatasetView view, String column) {
+    return TypeNames.of(view.dataset().schema(), column);
+  }
+
   private static int checkedSize(DatasetView view) {
     if (view.rowCount() >= Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           "view '"
               + view.name()
               + "' has "
-              + view.rowCount()
+              + Numbers.count(view.rowCount())
               + " rows; weighted and balanced"
               + " sampling hold one value per row and take at most 2^31 − 1");
     }

@@ -1,5 +1,7 @@
 package dev.riffle.loader.plan;
 
+import dev.riffle.format.io.Numbers;
+
 /** What the samplers share: parameter checks, purposes of random streams, per-epoch blocking. */
 final class Samplers {
   // Purposes: each random choice of an epoch draws from its own keyed stream.
@@ -23,7 +25,8 @@ final class Samplers {
 
   static void jitter(double jitter) {
     if (!(jitter >= 0 && jitter < 1)) {
-      throw new IllegalArgumentException("block jitter must be in [0, 1), not " + jitter);
+      throw new IllegalArgumentException(
+          "block jitter must be in [0, 1), not " + Numbers.text(jitter));
     }
   }
 

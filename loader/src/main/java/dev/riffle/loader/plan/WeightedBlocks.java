@@ -1,5 +1,7 @@
 package dev.riffle.loader.plan;
 
+import dev.riffle.format.io.Numbers;
+
 /**
  * Weighted block sampling, with replacement: an epoch is ⌈n/b⌉ independent draws of b rows. Each
  * draw picks one block of the epoch's blocking (as for {@link BlockShuffle}: random phase, and with
@@ -55,16 +57,16 @@ public final class WeightedBlocks implements Sampler {
             "weight column '"
                 + column
                 + "' has "
-                + w
+                + Numbers.text(w)
                 + " at view position "
-                + p
+                + Numbers.count(p)
                 + "; weights must be finite and non-negative");
       }
       cumulative[p + 1] = cumulative[p] + w;
     }
     if (weights.length > 0 && !(cumulative[weights.length] > 0)) {
       throw new IllegalArgumentException(
-          "weight column '" + column + "' is 0 on all " + weights.length + " rows");
+          "weight column '" + column + "' is 0 on all " + Numbers.count(weights.length) + " rows");
     }
   }
 
@@ -109,7 +111,10 @@ public final class WeightedBlocks implements Sampler {
     int n = cumulative.length - 1;
     if (rowCount != n) {
       throw new IllegalArgumentException(
-          "the weights cover " + n + " rows, the view has " + rowCount);
+          "the weights cover "
+              + Numbers.count(n)
+              + " rows, the view has "
+              + Numbers.count(rowCount));
     }
     Blocks blocks = Samplers.epochBlocks(n, blockRows, jitter, seed, epoch);
     int count = (int) blocks.count();

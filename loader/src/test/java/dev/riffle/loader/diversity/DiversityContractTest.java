@@ -47,13 +47,35 @@ class DiversityContractTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("m_eff/m ≥ 0.95")
         .hasMessageContaining("f ≥ 281")
-        .hasMessageContaining("12000 bytes per row")
-        .hasMessageContaining("memory budget of 67108864 bytes")
+        .hasMessageContaining("12,000 bytes per row")
+        .hasMessageContaining("memory budget of 67,108,864 bytes")
         .hasMessageContaining("the budget allows f ≤ 17");
     assertThatThrownBy(
             () ->
                 DiversityContract.distinctBlocksAtLeast(65).fetchFactor(16, 64, 1, 1, 1L << 40, 2))
         .hasMessageContaining("cannot be met");
+    // Targets that need a window or pool beyond any memory: refused at once (the search ran on
+    // past the end of a long, forever, for π₂ ≤ 1e-30), and a memory figure that does not wrap.
+    assertThatThrownBy(
+            () -> DiversityContract.pi2AtMost(1e-300).fetchFactor(16, 64, 1, 1, Long.MAX_VALUE, 2))
+        .hasMessage(
+            "diversity target π₂ ≤ 1e-300 cannot be met: it needs a window of more than"
+                + " 1,125,899,906,842,624 rows (2^50)");
+    assertThatThrownBy(
+            () -> DiversityContract.pi2AtMost(1e-30).poolRows(16, 64, 1, 1, Long.MAX_VALUE, 2))
+        .hasMessageContaining("cannot be met: it needs a pool of more than");
+    assertThat(
+            DiversityContract.pi2AtMost(1e-13)
+                .fetchFactor(16, 64, 1, 1 << 20, Long.MAX_VALUE, 2)
+                .memoryBytes())
+        .isEqualTo(Long.MAX_VALUE);
+    // The target as typed, not as Java writes a double (1.0E9).
+    assertThatThrownBy(
+            () ->
+                DiversityContract.distinctBlocksAtLeast(1e9).fetchFactor(16, 64, 1, 1, 1L << 40, 2))
+        .hasMessage(
+            "diversity target E[distinct blocks] ≥ 1,000,000,000 cannot be met: a batch of 64 rows"
+                + " holds at most 64 distinct blocks");
   }
 
   private static org.assertj.core.data.Offset<Double> within(double d) {

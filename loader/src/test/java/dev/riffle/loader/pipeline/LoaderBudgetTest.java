@@ -72,7 +72,7 @@ class LoaderBudgetTest {
       assertThatThrownBy(() -> Loader.open(d.all(), options(fetch - 1), allocator))
           .isInstanceOf(BudgetTooSmallException.class)
           .hasMessageContaining("cannot hold one fetch")
-          .hasMessageContaining("it needs " + fetch + " bytes")
+          .hasMessageContaining("it needs " + dev.riffle.format.io.Numbers.count(fetch) + " bytes")
           .satisfies(
               e -> assertThat(((BudgetTooSmallException) e).minimumBytes()).isEqualTo(fetch));
       // The smallest budget that works, works.

@@ -143,7 +143,7 @@ class WeightedBlocksTest {
   @Test
   void badWeightsAreRefusedWithTheirPosition() {
     assertThatThrownBy(() -> new WeightedBlocks(4, 1, 0, "w", new double[] {1, -2, 3}))
-        .hasMessageContaining("'w' has -2.0 at view position 1");
+        .hasMessageContaining("'w' has -2 at view position 1");
     assertThatThrownBy(() -> new WeightedBlocks(4, 1, 0, "w", new double[] {0, 0}))
         .hasMessageContaining("is 0 on all 2 rows");
     assertThatThrownBy(() -> new WeightedBlocks(4, 1, 0, "w", new double[] {1, Double.NaN}))

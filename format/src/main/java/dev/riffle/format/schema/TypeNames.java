@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.format.schema;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +11,10 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Short, Arrow-style names of field types ({@code uint64}, {@code list<float32>}, {@code
  * fixed_size_list<float32, 768>}, {@code dictionary<values=utf8, indices=int8>}), in the spelling
  * pyarrow users know, because Arrow Java's {@code toString} ({@code Int(64, false)}) is hard to
- * read in a table.
+ * read in a table or a message. The CLI prints column types with it, and the loader's and the
+ * dataset's messages name types with it, so that a type reads the same wherever it is shown.
  */
-final class TypeNames {
+public final class TypeNames {
   private TypeNames() {}
 
   /**
@@ -23,7 +24,7 @@ final class TypeNames {
    * @param dictionaryValues for a dictionary-encoded field, the field describing its values;
    *     otherwise ignored
    */
-  static String of(Field field, Field dictionaryValues) {
+  public static String of(Field field, Field dictionaryValues) {
     if (field.getDictionary() != null) {
       String values = dictionaryValues == null ? "?" : of(dictionaryValues, null);
       return "dictionary<values="
@@ -35,8 +36,29 @@ final class TypeNames {
     return of(field.getType(), field.getChildren());
   }
 
+  /**
+   * As {@link #of(Field, Field)}, and {@code not null} after it where the field is not nullable:
+   * for messages that compare two fields, where nullability can be all that differs.
+   */
+  public static String withNullability(Field field, Field dictionaryValues) {
+    return of(field, dictionaryValues) + (field.isNullable() ? "" : " not null");
+  }
+
+  /**
+   * The type of the top-level field {@code name} of {@code schema}, a dictionary's values included.
+   *
+   * @throws IllegalArgumentException if the schema has no such field
+   */
+  public static String of(RiffleSchema schema, String name) {
+    int f = schema.fieldIndex(name);
+    if (f < 0) {
+      throw new IllegalArgumentException("no field '" + name + "'");
+    }
+    return of(schema.fields().get(f), schema.dictionaryValues(f));
+  }
+
   /** The name of a type without children (an index type, a primitive). */
-  static String of(ArrowType type) {
+  public static String of(ArrowType type) {
     return of(type, List.of());
   }
 
@@ -113,8 +135,7 @@ final class TypeNames {
     if (index >= children.size()) {
       return "?";
     }
-    Field f = children.get(index);
-    return of(f, null) + (f.isNullable() ? "" : " not null");
+    return withNullability(children.get(index), null);
   }
 
   private static String unit(TimeUnit unit) {
