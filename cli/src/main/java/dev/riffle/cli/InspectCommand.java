@@ -81,7 +81,10 @@ public final class InspectCommand implements Callable<Integer> {
           + " bit-packed indices where that is shorter, kept at <= 19/20 of plain; zstd: records >= 2 KiB whose frame is <= 3/4"
           + " of plain and of packed (an inflate per read must buy a quarter); split: float byte"
           + " planes (option splitFloats), kept at <= 19/20; the smallest qualifying candidate wins."
-          + " Sector pages hold narrow rows, many to a 4 KiB sector.";
+          + " Sector pages hold narrow rows, many to a 4 KiB sector: fixed-width values flat or"
+          + " frame-of-reference, lists of fixed-width items as lists (float items as decimals,"
+          + " n / 10^e bit-packed, where that holds a quarter more rows), other rows as records;"
+          + " zstd where a sector then holds a quarter more rows.";
 
   @Override
   public Integer call() throws IOException {
@@ -157,7 +160,22 @@ public final class InspectCommand implements Callable<Integer> {
       if (rc.sectorRows() > 0) {
         b.append(b.length() == 0 ? "" : "; ")
             .append(Sizes.count(rc.sectorRows(), "row"))
-            .append(" in sectors");
+            .append(" in sectors:");
+        for (int k = 0; k < RecordCensus.SECTOR_NAMES.length; k++) {
+          if (rc.sectors()[k] == 0) {
+            continue;
+          }
+          b.append(' ').append(RecordCensus.SECTOR_NAMES[k]).append(' ');
+          b.append(Sizes.count(rc.sectors()[k]));
+          List<String> of = new java.util.ArrayList<>();
+          if (rc.zstdSectors()[k] > 0) {
+            of.add(Sizes.count(rc.zstdSectors()[k]) + " zstd");
+          }
+          if (k == 3 && rc.packedItemSectors() > 0) {
+            of.add(Sizes.count(rc.packedItemSectors()) + " decimal items");
+          }
+          b.append(of.isEmpty() ? "" : " (" + String.join(", ", of) + ")");
+        }
       }
       t.add(columns.get(c).name(), b);
     }
@@ -249,6 +267,15 @@ public final class InspectCommand implements Callable<Integer> {
           kind.put("bytes", rc.bytes()[k]);
         }
         recs.put("sectorRows", rc.sectorRows());
+        ObjectNode sectors = recs.putObject("sectors");
+        for (int k = 0; k < RecordCensus.SECTOR_NAMES.length; k++) {
+          ObjectNode kind = sectors.putObject(RecordCensus.SECTOR_NAMES[k]);
+          kind.put("count", rc.sectors()[k]);
+          kind.put("zstd", rc.zstdSectors()[k]);
+          if (k == 3) {
+            kind.put("decimalItems", rc.packedItemSectors());
+          }
+        }
       }
     }
     if (census != null) {

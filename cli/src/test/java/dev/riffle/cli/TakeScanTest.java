@@ -228,4 +228,30 @@ class TakeScanTest {
     String text = Cli.ok("inspect", file("sparse").toString(), "--records").out();
     assertThat(text).contains("indices+values  packed 200").contains("why: ");
   }
+
+  /**
+   * --records counts sectors by codec: list columns of the golden file with decimal float items are
+   * LISTS sectors that pack their items, and say so.
+   */
+  @Test
+  void inspectRecordsCountsSectorsByCodec() throws Exception {
+    String path =
+        java.nio.file.Path.of("..", "spec", "golden", "sectors-lists-decimals.riffle").toString();
+    JsonNode info = Json.MAPPER.readTree(Cli.ok("inspect", path, "--records", "--json").out());
+    for (JsonNode column : info.get("columns")) {
+      JsonNode sectors = column.get("records").get("sectors");
+      long all = 0;
+      for (String codec : List.of("flat", "for", "records", "lists")) {
+        all += sectors.get(codec).get("count").asLong();
+      }
+      assertThat(all).as(column.get("name").asText()).isEqualTo(column.get("sectors").asLong());
+      assertThat(sectors.get("lists").get("decimalItems").asLong())
+          .as(column.get("name").asText())
+          .isPositive();
+    }
+    assertThat(Cli.ok("inspect", path, "--records").out())
+        .contains("rows in sectors: ")
+        .contains("decimal items")
+        .contains("as decimals");
+  }
 }

@@ -79,7 +79,7 @@ public final class DatasetView {
               RowRanges.of(
                   rows.select(before) - f.firstRow(), rows.select(upTo - 1) - f.firstRow() + 1));
       for (int r = 0; r < matching.count(); r++) {
-        out.addRange(f.firstRow() + matching.start(r), f.firstRow() + matching.end(r));
+        RowSets.addRange(out, f.firstRow() + matching.start(r), f.firstRow() + matching.end(r));
       }
     }
     out.and(rows);

@@ -20,6 +20,25 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
 public final class RowSets {
   private RowSets() {}
 
+  /**
+   * Adds rows {@code [start, end)}. Why not always {@code addRange}: it replaces the container of
+   * the rows' 65,536-row chunk on every call, so thousands of short ranges in one chunk (the rows a
+   * filter matches) cost a copy of it each — seconds where adding the rows one by one, which
+   * updates the container in place, takes milliseconds. Long ranges still go in at once.
+   */
+  public static void addRange(Roaring64Bitmap rows, long start, long end) {
+    if (end - start >= LONG_RANGE) {
+      rows.addRange(start, end);
+      return;
+    }
+    for (long r = start; r < end; r++) {
+      rows.addLong(r);
+    }
+  }
+
+  /** Ranges at least this long are added with {@code addRange}. */
+  private static final long LONG_RANGE = 4096;
+
   /** Encodes a set (run-optimized first, for size). */
   public static String encode(Roaring64Bitmap rows) {
     Roaring64Bitmap copy = rows.clone();

@@ -143,7 +143,8 @@ final class FileBatchReader implements PartitionReader<ColumnarBatch> {
         Roaring64Bitmap matching = new Roaring64Bitmap();
         RowRanges m = filter.matchingRows(reader, ranges);
         for (int i = 0; i < m.count(); i++) {
-          matching.addRange(partition.firstRow() + m.start(i), partition.firstRow() + m.end(i));
+          RowSets.addRange(
+              matching, partition.firstRow() + m.start(i), partition.firstRow() + m.end(i));
         }
         if (rows != null) {
           matching.and(rows);
