@@ -8,7 +8,6 @@ import dev.riffle.format.SectorLayout;
 import dev.riffle.format.encoding.BitPacking;
 import dev.riffle.format.encoding.Bitmaps;
 import dev.riffle.format.encoding.Buffers;
-import dev.riffle.format.encoding.DecimalFloats;
 import dev.riffle.format.encoding.VectorSizes;
 import dev.riffle.format.schema.ColumnSpec;
 import java.nio.ByteBuffer;
@@ -17,18 +16,16 @@ import java.util.zip.CRC32C;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.complex.LargeListVector;
-import org.apache.arrow.vector.complex.ListVector;
 
 /**
  * Decodes rows of one column's SECTORS pages (FORMAT.md §5.1): checks each sector (CRC32C, header)
- * once per thread and buffer, inflates compressed sectors, and decodes FLAT, FOR, RECORDS and LISTS
- * values into the target vectors.
+ * once per thread and buffer, inflates compressed sectors, and decodes FLAT, FOR and RECORDS values
+ * into the target vectors; LISTS sectors go to {@link ListSectorDecoder}.
  *
- * <p>Why this file stays whole: the per-thread memo of the last checked sector, the inflate, the
- * four codecs' decoding and the estimate of a page's row sizes (which sizes a scan's vectors) all
- * read the sector's parsed header; they change together with FORMAT.md §5.1.
+ * <p>Why this file stays whole (a little over 500 lines): the per-thread memo of the last checked
+ * sector, the inflate, the value and record codecs' decoding and the estimate of a page's row sizes
+ * (which sizes a scan's vectors) all read the sector's parsed header; they change together with
+ * FORMAT.md §5.1.
  */
 final class SectorDecoder {
   private final String resource;
@@ -37,11 +34,8 @@ final class SectorDecoder {
   private final int fixedWidth;
   private final boolean integerColumn;
 
-  /** Item width of LISTS sectors for this column, or -1 if it may not have them. */
-  private final int listItemWidth;
-
-  /** Whether the items of this column's lists are declared nullable (LISTS sectors: 1.4). */
-  private final boolean listItemsNullable;
+  /** The LISTS codec of this column, null if it may not have LISTS sectors. */
+  private final ListSectorDecoder lists;
 
   /** Whether LISTS sectors of this column may pack their items as decimals (1.4, float items). */
   private final boolean listPackedItems;
@@ -63,8 +57,10 @@ final class SectorDecoder {
     this.rows = rows;
     this.fixedWidth = fixedWidth;
     this.integerColumn = integerColumn;
-    this.listItemWidth = listItemWidth;
-    this.listItemsNullable = listItemsNullable;
+    this.lists =
+        listItemWidth > 0
+            ? new ListSectorDecoder(resource, spec, rows, listItemWidth, listItemsNullable)
+            : null;
     this.listPackedItems = listPackedItems;
   }
 
@@ -186,8 +182,9 @@ final class SectorDecoder {
           return;
         }
       case SectorLayout.CODEC_LISTS:
-        if (listItemWidth > 0) {
-          decodeLists(d, base, p, end, bitmap, valid, idx, kFrom, kTo, fileOffset, t, outStart);
+        if (lists != null) {
+          lists.decode(
+              memo, d, base, p, end, bitmap, valid, idx, kFrom, kTo, fileOffset, t, outStart);
           return;
         }
       // A column that cannot hold them: an unknown codec.
@@ -220,7 +217,7 @@ final class SectorDecoder {
     if (!isFor) {
       Buffers.copy(v.getDataBuffer(), (long) out * w, d, p + first * w, count * w);
     } else {
-      long[] values = LIST_SCRATCH.get().counts(count);
+      long[] values = ListSectorDecoder.scratch(count);
       BitPacking.unpack(d, p, first, count, bitWidth, values);
       long at = v.getDataBuffer().memoryAddress() + (long) out * w;
       for (int i = 0; i < count; i++, at += w) {
@@ -269,8 +266,8 @@ final class SectorDecoder {
       long bytes =
           codec == SectorLayout.CODEC_RECORDS
               ? recordBytes(buf, pos, n, kFrom, kTo)
-              : codec == SectorLayout.CODEC_LISTS && listItemWidth > 0
-                  ? listItemBytes(buf, pos, n, kFrom, kTo)
+              : codec == SectorLayout.CODEC_LISTS && lists != null
+                  ? lists.itemBytes(buf, pos, n, kFrom, kTo)
                   : -1;
       if (bytes < 0 || !rows.estimateRecords(kTo - kFrom, bytes, s)) {
         return false;
@@ -279,42 +276,6 @@ final class SectorDecoder {
       sector++;
     }
     return true;
-  }
-
-  /**
-   * The item bytes of rows [kFrom, kTo) of the n-row LISTS sector at {@code pos} (exact: their
-   * counts are read), which size a list's items as records of those bytes would; -1 if its header
-   * makes no sense.
-   */
-  private long listItemBytes(ByteBuffer buf, int pos, int n, int kFrom, int kTo) {
-    int flags = buf.get(pos + SectorLayout.FLAGS_OFFSET) & 0xFF;
-    int bitWidth = buf.get(pos + SectorLayout.BIT_WIDTH_OFFSET) & 0xFF;
-    long reference = buf.getLong(pos + SectorLayout.REFERENCE_OFFSET);
-    if ((flags & SectorLayout.FLAG_ZSTD) != 0 || bitWidth > 32) {
-      return -1;
-    }
-    int p = pos + SectorLayout.HEADER_BYTES;
-    int from = kFrom;
-    int to = kTo;
-    int valid = n;
-    if ((flags & SectorLayout.FLAG_VALIDITY) != 0) {
-      from = Bitmaps.rank(buf, p, kFrom);
-      to = Bitmaps.rank(buf, p, kTo);
-      valid = Bitmaps.rank(buf, p, n);
-      p += Bitmaps.bytes(n);
-    }
-    if (p + BitPacking.packedBytes(valid, bitWidth) > pos + SectorLayout.CRC_OFFSET) {
-      return -1;
-    }
-    long items = 0;
-    for (int i = from; i < to; i++) {
-      long c = reference + BitPacking.get(buf, p, i, bitWidth);
-      if (c < 0 || c > FileLayout.SECTOR_BYTES) {
-        return -1;
-      }
-      items += c;
-    }
-    return items * listItemWidth;
   }
 
   /**
@@ -356,287 +317,6 @@ final class SectorDecoder {
     int b = buf.getShort(p + 2 * to) & 0xFFFF;
     return b >= a ? b - a : -1;
   }
-
-  /**
-   * Decodes rows [kFrom, kTo) of a LISTS sector (FORMAT.md §5.1) whose packed counts start at
-   * {@code p}: a row's items are copied straight into the list's item vector where that is a plain
-   * fixed-width vector of the item width; otherwise (booleans) its record ({@code varint count}, an
-   * all-valid item bitmap if items are nullable, then its items) is rebuilt in a per-thread buffer
-   * and decoded like a RECORDS row. The first row's items start after the items of all valid rows
-   * before it, so a take sums those counts (at most a sector's worth).
-   */
-  private void decodeLists(
-      ByteBuffer d,
-      int base,
-      int p,
-      int end,
-      int bitmap,
-      int valid,
-      int idx,
-      int kFrom,
-      int kTo,
-      long fileOffset,
-      Target t,
-      int outStart)
-      throws CorruptFileException {
-    SectorMemo memo = LAST_SECTOR.get();
-    int bitWidth = memo.bitWidth;
-    long reference = memo.reference;
-    int w = listItemWidth;
-    if (t.single == null || memo.valueWidth != w || bitWidth > 32 || memo.inflated) {
-      throw new CorruptFileException(
-          resource,
-          fileOffset,
-          "LISTS sector (item width "
-              + memo.valueWidth
-              + ", count width "
-              + bitWidth
-              + (memo.inflated ? ", compressed" : "")
-              + ") does not fit column '"
-              + spec.name()
-              + "'");
-    }
-    long items = p + (long) BitPacking.packedBytes(valid, bitWidth);
-    if (items > end) {
-      throw new CorruptFileException(resource, fileOffset, "list counts overrun the sector");
-    }
-    boolean packed = memo.packedItems;
-    ListScratch scratch = LIST_SCRATCH.get();
-    // Packed items: the header (scale, item bits, base), then the sector's N items bit-packed.
-    int scale = 0;
-    int itemBits = 0;
-    long itemBase = 0;
-    long packedAt = items + DecimalFloats.HEADER_BYTES;
-    long maxCount = (end - items) / w;
-    if (packed) {
-      if (packedAt > end) {
-        throw new CorruptFileException(
-            resource, fileOffset + (items - base), "packed item header overruns the sector");
-      }
-      scale = d.get((int) items) & 0xFF;
-      itemBits = d.get((int) items + 1) & 0xFF;
-      itemBase = d.getLong((int) items + 2);
-      if (scale > DecimalFloats.MAX_SCALE || itemBits > 64) {
-        throw new CorruptFileException(
-            resource,
-            fileOffset + (items - base),
-            "packed items of scale " + scale + " and " + itemBits + " bits");
-      }
-      // Items may take no bits: their total is capped, and every count checked against it.
-      long[] all = scratch.counts(valid);
-      BitPacking.unpack(d, p, 0, valid, bitWidth, all);
-      long total = 0;
-      for (int v = 0; v < valid; v++) {
-        total += checkedCount(all[v], reference, DecimalFloats.MAX_ITEMS, fileOffset);
-      }
-      if (total > DecimalFloats.MAX_ITEMS
-          || packedAt + BitPacking.packedBytes((int) total, itemBits) > end) {
-        throw new CorruptFileException(
-            resource, fileOffset + (items - base), "packed items overrun the sector");
-      }
-      maxCount = total;
-    }
-    // The counts of the valid rows before the first one decoded and of those decoded, at once.
-    int last = idx;
-    for (int k = kFrom; k < kTo; k++) {
-      last += bitmap >= 0 && !Bitmaps.get(d, bitmap, k) ? 0 : 1;
-    }
-    if (last > valid) {
-      throw new CorruptFileException(resource, fileOffset, "more list rows than valid rows");
-    }
-    long[] counts = scratch.counts(last);
-    BitPacking.unpack(d, p, 0, last, bitWidth, counts);
-    long start = 0;
-    for (int v = 0; v < idx; v++) {
-      start += checkedCount(counts[v], reference, maxCount, fileOffset);
-    }
-    BaseFixedWidthVector direct = directItems(t.single, w);
-    if (packed && direct == null) {
-      throw new IllegalStateException("packed float items need a float item vector");
-    }
-    RecordInput in = direct == null ? new RecordInput(resource) : null;
-    for (int k = kFrom; k < kTo; k++) {
-      int j = outStart + (k - kFrom);
-      if (bitmap >= 0 && !Bitmaps.get(d, bitmap, k)) {
-        t.setNull(j);
-        continue;
-      }
-      long c = checkedCount(counts[idx], reference, maxCount, fileOffset);
-      if (packed) {
-        if (start + c > maxCount) {
-          throw new CorruptFileException(
-              resource, fileOffset + (items - base), "list items overrun the sector");
-        }
-        copyPackedItems(
-            t.single, j, direct, d, (int) packedAt, start, (int) c, itemBits, itemBase, scale);
-        start += c;
-        idx++;
-        continue;
-      }
-      long at = items + start * w;
-      if (start > maxCount || at + c * w > end) {
-        // Named at where the items would start, or at the sector's end if that is beyond it (a
-        // damaged count can put it anywhere).
-        throw new CorruptFileException(
-            resource, fileOffset + (Math.min(at, end) - base), "list items overrun the sector");
-      }
-      if (direct != null) {
-        copyItems(t.single, j, direct, d, (int) at, (int) c, w);
-      } else {
-        int len = scratch.record(d, (int) at, (int) c, w, listItemsNullable);
-        in.reset(scratch.view, 0, len, fileOffset + (at - base));
-        rows.decode(in, t, j);
-      }
-      start += c;
-      idx++;
-    }
-  }
-
-  /**
-   * The item vector of {@code list} if a LISTS row's items can be copied into it as they are: a
-   * fixed-width vector (not booleans, stored one byte each) of width {@code w}; else null.
-   */
-  private static BaseFixedWidthVector directItems(FieldVector list, int w) {
-    FieldVector child =
-        list instanceof ListVector l
-            ? l.getDataVector()
-            : list instanceof LargeListVector l ? l.getDataVector() : null;
-    return child instanceof BaseFixedWidthVector f
-            && !(f instanceof BitVector)
-            && f.getTypeWidth() == w
-        ? f
-        : null;
-  }
-
-  /**
-   * Row {@code j} of {@code list}: items {@code [first, first + c)} of the packed decimals at
-   * {@code d[at]} ({@link DecimalFloats}), restored into the float item vector.
-   */
-  private static void copyPackedItems(
-      FieldVector list,
-      int j,
-      BaseFixedWidthVector items,
-      ByteBuffer d,
-      int at,
-      long first,
-      int c,
-      int bits,
-      long base,
-      int scale) {
-    long slot =
-        list instanceof ListVector l
-            ? l.startNewValue(j)
-            : ((LargeListVector) list).startNewValue(j);
-    if (slot + c > Integer.MAX_VALUE - 8L) {
-      throw new IllegalStateException("list items exceed what one Arrow batch can hold");
-    }
-    while (items.getValueCapacity() < slot + c) {
-      items.reAlloc();
-    }
-    long[] p = LIST_SCRATCH.get().items(c);
-    BitPacking.unpack(d, at, (int) first, c, bits, p);
-    int w = items.getTypeWidth();
-    DecimalFloats.restore(p, c, base, scale, w, items.getDataBuffer().memoryAddress() + slot * w);
-    Buffers.setValid(items.getValidityBuffer(), (int) slot, c);
-    if (list instanceof ListVector l) {
-      l.endValue(j, c);
-    } else {
-      ((LargeListVector) list).endValue(j, c);
-    }
-  }
-
-  /** Row {@code j} of {@code list}: the {@code c} items of {@code w} bytes at {@code d[at]}. */
-  private static void copyItems(
-      FieldVector list, int j, BaseFixedWidthVector items, ByteBuffer d, int at, int c, int w) {
-    long first =
-        list instanceof ListVector l
-            ? l.startNewValue(j)
-            : ((LargeListVector) list).startNewValue(j);
-    // Items past what one Arrow batch holds: the bound a record decode enforces too.
-    if (first + c > Integer.MAX_VALUE - 8L) {
-      throw new IllegalStateException("list items exceed what one Arrow batch can hold");
-    }
-    while (items.getValueCapacity() < first + c) {
-      items.reAlloc();
-    }
-    Buffers.copy(items.getDataBuffer(), first * w, d, at, c * w);
-    Buffers.setValid(items.getValidityBuffer(), (int) first, c);
-    if (list instanceof ListVector l) {
-      l.endValue(j, c);
-    } else {
-      ((LargeListVector) list).endValue(j, c);
-    }
-  }
-
-  private long checkedCount(long packed, long reference, long maxCount, long fileOffset)
-      throws CorruptFileException {
-    long c = reference + packed;
-    if (c < 0 || c > maxCount) {
-      throw new CorruptFileException(
-          resource,
-          fileOffset,
-          "list item count " + Long.toUnsignedString(c) + " overruns the sector");
-    }
-    return c;
-  }
-
-  /**
-   * Per-thread scratch: the record of one LISTS row (varint count, then its items), and the counts
-   * of a LISTS sector or the values of a FOR sector, unpacked.
-   */
-  private static final class ListScratch {
-    private byte[] bytes = new byte[FileLayout.SECTOR_BYTES + 16];
-    ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    private long[] counts = new long[1024];
-    private long[] items = new long[1024];
-
-    long[] counts(int n) {
-      if (counts.length < n) {
-        counts = new long[Math.max(n, 2 * counts.length)];
-      }
-      return counts;
-    }
-
-    /** Scratch for the packed items of one row (never the same array as {@link #counts}). */
-    long[] items(int n) {
-      if (items.length < n) {
-        items = new long[Math.max(n, 2 * items.length)];
-      }
-      return items;
-    }
-
-    /**
-     * Builds the record of {@code count} items of {@code w} bytes at {@code d[at]}, with an item
-     * bitmap of {@code count} set bits if {@code nullableItems}.
-     */
-    int record(ByteBuffer d, int at, int count, int w, boolean nullableItems) {
-      int bitmap = nullableItems ? Bitmaps.bytes(count) : 0;
-      int need = 5 + bitmap + count * w;
-      if (bytes.length < need) {
-        bytes = new byte[need];
-        view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-      }
-      int len = 0;
-      long c = count;
-      while (c >= 0x80) {
-        bytes[len++] = (byte) (c | 0x80);
-        c >>>= 7;
-      }
-      bytes[len++] = (byte) c;
-      if (nullableItems) {
-        java.util.Arrays.fill(bytes, len, len + count / 8, (byte) 0xFF);
-        if (count % 8 != 0) {
-          bytes[len + count / 8] = (byte) ((1 << (count % 8)) - 1);
-        }
-        len += bitmap;
-      }
-      d.get(at, bytes, len, count * w);
-      return len + count * w;
-    }
-  }
-
-  private static final ThreadLocal<ListScratch> LIST_SCRATCH =
-      ThreadLocal.withInitial(ListScratch::new);
 
   /**
    * Verifies a sector's checksum and header and records it, parsed, as this thread's last verified
@@ -804,7 +484,7 @@ final class SectorDecoder {
    * change a buffer's bytes once read (each take and each page gets fresh buffer instances), so a
    * match means the very bytes that passed the check; a sector that fails is never recorded.
    */
-  private static final class SectorMemo {
+  static final class SectorMemo {
     private long owner = -1;
     private java.lang.ref.WeakReference<ByteBuffer> buffer;
     private int pos;
