@@ -103,6 +103,61 @@ class DuckDbParquetTest {
     }
   }
 
+  /**
+   * DuckDB's float arrays (items declared nullable, as Spark's; make-embeddings.mjs): the converted
+   * values are the formulas' floats bit for bit, by scan and by take, and the lists without a null
+   * item go to LISTS sectors — three-decimal floats and integer counts with their items packed as
+   * decimals, full-precision floats plain.
+   */
+  @Test
+  void floatArraysConvertToListSectors() throws IOException {
+    List<List<Object>> rows = convert("embeddings");
+    assertThat(rows).hasSize(6000);
+    for (int i = 0; i < rows.size(); i++) {
+      List<Object> emb = null;
+      if (i % 97 != 5) {
+        emb = new ArrayList<>();
+        for (int k = 0; i % 101 != 7 && k < 16; k++) {
+          boolean isNull = i % 500 == 250 && k == 3;
+          emb.add(isNull ? null : (float) (((i * 7919L + k * 104729L) % 2001 - 1000) / 1000.0));
+        }
+      }
+      List<Object> counts = new ArrayList<>();
+      for (int k = 0; k < i % 9; k++) {
+        counts.add((double) ((i + k) % 13));
+      }
+      assertThat(rows.get(i).subList(0, 3))
+          .as("row " + i)
+          .isEqualTo(Arrays.asList((long) i, emb, counts));
+      // DuckDB's sin and Java's may differ in the last bit of a double: compare the floats closely.
+      List<?> noise = (List<?>) rows.get(i).get(3);
+      for (int k = 0; k < 8; k++) {
+        assertThat((Float) noise.get(k))
+            .as("row " + i + " noise " + k)
+            .isCloseTo((float) Math.sin(i * 8 + k), org.assertj.core.data.Offset.offset(1e-6f));
+      }
+    }
+    try (LocalStorage storage = new LocalStorage(dir.resolve("embeddings"));
+        dev.riffle.dataset.Dataset d = dev.riffle.dataset.Dataset.open(storage, allocator)) {
+      long[] some = {5999, 250, 0, 4321, 5, 7, 3000};
+      try (org.apache.arrow.vector.VectorSchemaRoot taken = d.take(some, null)) {
+        List<List<Object>> got = ArrowValues.rows(taken);
+        for (int j = 0; j < some.length; j++) {
+          assertThat(got.get(j)).as("take of row " + some[j]).isEqualTo(rows.get((int) some[j]));
+        }
+      }
+      dev.riffle.format.read.FileReader f = d.file(0);
+      int emb = f.schema().columnOf(f.schema().fieldIndex("emb"));
+      int counts = f.schema().columnOf(f.schema().fieldIndex("counts"));
+      int noise = f.schema().columnOf(f.schema().fieldIndex("noise"));
+      assertThat(f.recordCensus(emb).packedItemSectors()).as("emb").isPositive();
+      assertThat(f.recordCensus(counts).packedItemSectors()).as("counts").isPositive();
+      dev.riffle.format.read.RecordCensus n = f.recordCensus(noise);
+      assertThat(n.sectors()[3]).as("noise: LISTS sectors").isPositive();
+      assertThat(n.packedItemSectors()).as("noise").isZero();
+    }
+  }
+
   /** DuckDB's JSON gives 64-bit integers and decimals as strings, other numbers as numbers. */
   private static void check(Object got, JsonNode want, String where) {
     if (want.isNull()) {
