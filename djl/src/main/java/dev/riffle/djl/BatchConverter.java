@@ -26,6 +26,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -175,8 +176,12 @@ final class BatchConverter {
         problem = "a dense feature needs an integer or floating-point column";
       }
     } else if (feature instanceof Feature.Vector) {
-      if (!(t instanceof ArrowType.FixedSizeList) || !numeric(child(field))) {
-        problem = "a vector feature needs a fixed-size list of integers or floats";
+      // Lists too: Spark arrays and Parquet lists of one length (checked per row) are vectors.
+      if (!(t instanceof ArrowType.FixedSizeList
+              || t instanceof ArrowType.List
+              || t instanceof ArrowType.LargeList)
+          || !numeric(child(field))) {
+        problem = "a vector feature needs a fixed-size list, or lists of one length, of numbers";
       }
     } else if (feature instanceof Feature.Sparse s && column.equals(s.indices())) {
       if (!(t instanceof ArrowType.List)
@@ -336,22 +341,23 @@ final class BatchConverter {
   private void vector(BatchRows src, Feature.Vector f, Out out, NDList data) {
     FieldVector[] lists = columnOf(src, f.column());
     int m = out.rows;
-    int d = ((FixedSizeListVector) lists[0]).getListSize();
     noNulls(lists, f.column(), src);
+    int d = vectorWidth(src, m, f.column(), lists);
     ArrowBuf b = out.buffer(4L * m * d);
     for (int i = 0; i < m; i++) {
       int r = src.row(i);
-      FixedSizeListVector v = (FixedSizeListVector) lists[src.part(i)];
-      FieldVector child = v.getDataVector();
+      FieldVector v = lists[src.part(i)];
+      FieldVector child = items(v);
+      int first = itemStart(v, r, d);
       if (child instanceof Float4Vector
           && (!child.getField().isNullable()
-              || allValid(child.getValidityBuffer().memoryAddress(), r * d, d))) {
+              || allValid(child.getValidityBuffer().memoryAddress(), first, d))) {
         // float32 items without nulls: the row's bytes as they are.
-        b.setBytes(4L * i * d, child.getDataBuffer(), 4L * r * d, 4L * d);
+        b.setBytes(4L * i * d, child.getDataBuffer(), 4L * first, 4L * d);
         continue;
       }
       for (int j = 0; j < d; j++) {
-        int at = r * d + j;
+        int at = first + j;
         if (child.isNull(at)) {
           throw new IllegalArgumentException(
               "column '" + f.column() + "' has a null element at " + rowName(src, i));
@@ -361,6 +367,63 @@ final class BatchConverter {
     }
     data.add(out.wrap(b, 0, 4L * m * d, out.rowsBy(d), DataType.FLOAT32));
   }
+
+  /**
+   * The width of a vector feature: a fixed-size list's size; for lists, the length of the batch's
+   * first row, which every row must have, and every batch the same as the first one converted.
+   */
+  private int vectorWidth(BatchRows src, int m, String column, FieldVector[] lists) {
+    if (lists[0] instanceof FixedSizeListVector fl) {
+      return fl.getListSize();
+    }
+    int d = -1;
+    for (int i = 0; i < m; i++) {
+      FieldVector v = lists[src.part(i)];
+      int r = src.row(i);
+      int n =
+          v instanceof LargeListVector l
+              ? (int) (l.getElementEndIndex(r) - l.getElementStartIndex(r))
+              : ((ListVector) v).getElementEndIndex(r) - ((ListVector) v).getElementStartIndex(r);
+      d = d < 0 ? n : d;
+      int want = listWidth.get() >= 0 ? listWidth.get() : d;
+      if (n != want) {
+        throw new IllegalArgumentException(
+            "column '"
+                + column
+                + "' has a list of "
+                + n
+                + " items at "
+                + rowName(src, i)
+                + " where the vector feature has "
+                + want
+                + "; a vector feature needs lists of one length");
+      }
+    }
+    listWidth.compareAndSet(-1, d);
+    return d;
+  }
+
+  /** The items of a fixed-size list, list or large list vector. */
+  private static FieldVector items(FieldVector v) {
+    if (v instanceof FixedSizeListVector f) {
+      return f.getDataVector();
+    }
+    return v instanceof LargeListVector l ? l.getDataVector() : ((ListVector) v).getDataVector();
+  }
+
+  /** Where row {@code r}'s {@code d} items start in a list vector's items. */
+  private static int itemStart(FieldVector v, int r, int d) {
+    if (v instanceof FixedSizeListVector) {
+      return r * d;
+    }
+    return v instanceof LargeListVector l
+        ? (int) l.getElementStartIndex(r)
+        : ((ListVector) v).getElementStartIndex(r);
+  }
+
+  /** The length of every list of a vector feature over lists, once a batch has set it; else -1. */
+  private final java.util.concurrent.atomic.AtomicInteger listWidth =
+      new java.util.concurrent.atomic.AtomicInteger(-1);
 
   /**
    * A sparse feature's columns in each part, and each row's entries: row k's are [is[k], is[k] +

@@ -22,7 +22,10 @@ public interface Columns<B extends Columns<B>> {
     return self();
   }
 
-  /** A fixed-size list column as one {@code float32 [batch, d]} array. */
+  /**
+   * A fixed-size list column, or a list column whose lists all have one length (Spark arrays,
+   * Parquet lists), as one {@code float32 [batch, d]} array.
+   */
   default B vector(String column) {
     columns().add(new Feature.Vector(column));
     return self();

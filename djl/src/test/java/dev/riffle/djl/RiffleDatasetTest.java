@@ -414,6 +414,95 @@ class RiffleDatasetTest {
         .hasMessageStartingWith("no column 'no_such_label'");
   }
 
+  /**
+   * A list column whose lists all have one length — Spark's array&lt;float&gt;, items declared
+   * nullable — is a vector feature: every row's floats as the loader hands them out; a list of
+   * another length, or a null item, is an error naming the column and row.
+   */
+  @Test
+  void listsOfOneLengthAreVectors() throws Exception {
+    org.apache.arrow.vector.types.pojo.Field item =
+        org.apache.arrow.vector.types.pojo.Field.nullable(
+            "element",
+            new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
+                org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE));
+    org.apache.arrow.vector.types.pojo.Schema schema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            List.of(
+                new org.apache.arrow.vector.types.pojo.Field(
+                    "emb",
+                    org.apache.arrow.vector.types.pojo.FieldType.notNullable(
+                        org.apache.arrow.vector.types.pojo.ArrowType.List.INSTANCE),
+                    List.of(item))));
+    for (int odd : new int[] {-1, 77, 150}) {
+      Path path = dir.resolve("emb-" + odd);
+      try (LocalStorage storage = new LocalStorage(path);
+          dev.riffle.dataset.write.DatasetWriter w =
+              dev.riffle.dataset.write.DatasetWriter.create(
+                  storage, schema, null, dev.riffle.dataset.write.DatasetOptions.defaults());
+          VectorSchemaRoot root = VectorSchemaRoot.create(schema, reads)) {
+        org.apache.arrow.vector.complex.ListVector l =
+            (org.apache.arrow.vector.complex.ListVector) root.getVector(0);
+        org.apache.arrow.vector.Float4Vector items =
+            (org.apache.arrow.vector.Float4Vector) l.getDataVector();
+        root.allocateNew();
+        for (int r = 0; r < 200; r++) {
+          int at = l.startNewValue(r);
+          int n = odd == 77 && r == 77 ? 7 : 8;
+          for (int k = 0; k < n; k++) {
+            if (odd == 150 && r == 150 && k == 2) {
+              items.setNull(at + k);
+            } else {
+              items.setSafe(at + k, r * 10 + k / 1000f);
+            }
+          }
+          l.endValue(r, n);
+        }
+        l.setValueCount(200);
+        root.setRowCount(200);
+        w.write(root);
+        w.publish();
+      }
+      try (Dataset d = Dataset.open(new LocalStorage(path), reads);
+          RiffleDataset ds =
+              RiffleDataset.builder(d.all())
+                  .options(options(1))
+                  .vector("emb")
+                  .allocator(batches)
+                  .build()) {
+        if (odd < 0) {
+          int seen = 0;
+          for (ai.djl.training.dataset.Batch b : ds.getData(manager)) {
+            try (b) {
+              ai.djl.ndarray.NDArray x = b.getData().get(0);
+              assertThat(x.getShape().getShape()).containsExactly(32, 8);
+              float[] v = x.toFloatArray();
+              for (int i = 0; i < 32; i++) {
+                float first = v[i * 8];
+                int r = Math.round(first / 10);
+                for (int k = 0; k < 8; k++) {
+                  assertThat(v[i * 8 + k]).isEqualTo(r * 10 + k / 1000f);
+                }
+              }
+              seen++;
+            }
+          }
+          assertThat(seen).isPositive();
+        } else {
+          assertThatThrownBy(
+                  () -> {
+                    for (ai.djl.training.dataset.Batch b : ds.getData(manager)) {
+                      b.close();
+                    }
+                  })
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("column 'emb' has ")
+              .hasMessageContaining(odd == 77 ? "a list of 7 items at row 77" : "null element");
+        }
+      }
+    }
+  }
+
   @Test
   void anIndexPastTheWidthNamesTheColumnAndRow() throws IOException {
     for (boolean csr : new boolean[] {false, true}) {
