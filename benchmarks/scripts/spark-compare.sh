@@ -4,6 +4,7 @@
 #
 #   benchmarks/scripts/spark-compare.sh [--build DIR] SCRATCH KIND [REPEATS]
 #
+# COLD=1 drops the page cache (as root) before every timed run of either source.
 # DIR: a checkout whose modules are packaged (mvn -B -ntp -o -pl spark -am package -DskipTests, then
 # mvn -pl spark test-compile); default: this checkout. SCRATCH: where the 2,000,000-row data is
 # written once (a build reads only files its format version knows). KIND: decimal (the embedding's
@@ -33,5 +34,5 @@ CP=$(tr ':' '\n' < "$CP_FILE" | while read -r jar; do
 done | paste -sd:)
 ARGLINE=$(sed -n 's#.*<argLine>\(.*\)</argLine>.*#\1#p' "$DIR/spark/pom.xml")
 # shellcheck disable=SC2086
-exec java -Xmx6g $ARGLINE -cp "$DIR/spark/target/test-classes:$DIR/spark/target/classes:$CP" \
+exec java -Xmx6g -Dcold="${COLD:+true}" $ARGLINE -cp "$DIR/spark/target/test-classes:$DIR/spark/target/classes:$CP" \
   dev.riffle.spark.SparkCompare "$SCRATCH" 2000000 "$REPEATS" 64 "$KIND"

@@ -235,7 +235,33 @@ public final class SparkCompare {
     return s.toString();
   }
 
-  /** One warm-up each, then {@code repeats} runs interleaved; the answers must agree. */
+  /** Whether every timed run starts with an empty page cache (system property {@code cold}). */
+  static final boolean COLD = Boolean.getBoolean("cold");
+
+  /**
+   * With {@link #COLD}: writes back dirty pages and drops the page cache (needs root), so that the
+   * next run reads its files from the disk.
+   */
+  static void dropCaches() {
+    if (!COLD) {
+      return;
+    }
+    try {
+      Process sync = new ProcessBuilder("sync").inheritIO().start();
+      sync.waitFor();
+      java.nio.file.Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3\n");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("-Dcold=true needs root to drop the page cache", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * One warm-up each, then {@code repeats} runs interleaved (each from an empty page cache with
+   * {@code -Dcold=true}); the answers must agree.
+   */
   static String[] row(String name, int repeats, Supplier<String> a, Supplier<String> b) {
     String ra = a.get();
     String rb = b.get();
@@ -245,13 +271,16 @@ public final class SparkCompare {
     double[] ta = new double[repeats];
     double[] tb = new double[repeats];
     for (int i = 0; i < repeats; i++) {
+      dropCaches();
       long t0 = System.nanoTime();
       a.get();
       long t1 = System.nanoTime();
+      dropCaches();
+      long t1b = System.nanoTime();
       b.get();
       long t2 = System.nanoTime();
       ta[i] = (t1 - t0) / 1e9;
-      tb[i] = (t2 - t1) / 1e9;
+      tb[i] = (t2 - t1b) / 1e9;
     }
     Arrays.sort(ta);
     Arrays.sort(tb);
