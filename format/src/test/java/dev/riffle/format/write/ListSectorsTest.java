@@ -431,30 +431,8 @@ class ListSectorsTest {
     byte[] b = write(schema, 4000, 5, 0.1, LISTS.withPageBytes(16384));
     int sector = FileLayout.DATA_OFFSET;
     assertThat(b[sector + SectorLayout.FLAGS_OFFSET] & SectorLayout.FLAG_PACKED_ITEMS).isNotZero();
-    long rows = b[sector] & 0xFF | (b[sector + 1] & 0xFF) << 8;
-    long[] all = new long[(int) rows];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
-    int corrupt = 0;
-    for (int i = 3; i < 160; i++) {
-      if (i >= 16 && r.nextInt(3) != 0) {
-        continue;
-      }
-      for (int value : new int[] {0, 0x7F, 0xFF, b[sector + i] ^ 0x10}) {
-        byte[] c = b.clone();
-        c[sector + i] = (byte) value;
-        CorruptionTest.repairChecksums(c);
-        String name = "decimals-" + i + "-" + value + ".riffle";
-        try (FileReader rd = open(name, c);
-            VectorSchemaRoot got = rd.take(all, null)) {
-          assertThat(got.getRowCount()).isEqualTo(all.length);
-        } catch (CorruptFileException e) {
-          corrupt++;
-          assertThat(CorruptionTest.messageProblem(e, name, c.length)).isNull();
-        }
-      }
-    }
+    int corrupt =
+        damageSector(b, sector, "decimals", 3, 160, 3, new int[] {0, 0x7F, 0xFF}, 0x10, r);
     assertThat(corrupt).as("damages reported as corrupt").isPositive();
   }
 
@@ -531,21 +509,47 @@ class ListSectorsTest {
     byte[] b = write(schema, 400, 5, 0.1, LISTS.withPageBytes(4096));
     int sector = FileLayout.DATA_OFFSET;
     assertThat(b[sector + SectorLayout.CODEC_OFFSET]).isEqualTo((byte) SectorLayout.CODEC_LISTS);
+    int corrupt =
+        damageSector(b, sector, "lists", 2, 120, 4, new int[] {0, 1, 0x7F, 0xFF}, 0x04, r);
+    assertThat(corrupt).as("damage found").isPositive();
+  }
+
+  /**
+   * Sets bytes {@code [from, to)} of the sector at {@code sector} (every one of the first 16, then
+   * one in {@code oneIn} at random) to each of {@code values} and to the byte xor {@code flip},
+   * repairs the checksums, and takes every row of the sector: it decodes, or it is reported as
+   * corrupt naming the file and an offset.
+   *
+   * @return how many damages were reported as corrupt
+   */
+  private int damageSector(
+      byte[] b,
+      int sector,
+      String prefix,
+      int from,
+      int to,
+      int oneIn,
+      int[] values,
+      int flip,
+      SplittableRandom r)
+      throws IOException {
     long rows = b[sector] & 0xFF | (b[sector + 1] & 0xFF) << 8;
     long[] all = new long[(int) rows];
     for (int i = 0; i < all.length; i++) {
       all[i] = i;
     }
     int corrupt = 0;
-    for (int i = 2; i < 120; i++) {
-      if (i >= 16 && r.nextInt(4) != 0) {
+    for (int i = from; i < to; i++) {
+      if (i >= 16 && r.nextInt(oneIn) != 0) {
         continue;
       }
-      for (int value : new int[] {0, 1, 0x7F, 0xFF, b[sector + i] ^ 0x04}) {
+      int[] tried = java.util.Arrays.copyOf(values, values.length + 1);
+      tried[values.length] = b[sector + i] ^ flip;
+      for (int value : tried) {
         byte[] c = b.clone();
         c[sector + i] = (byte) value;
         CorruptionTest.repairChecksums(c);
-        String name = "lists-" + i + "-" + value + ".riffle";
+        String name = prefix + "-" + i + "-" + value + ".riffle";
         try (FileReader rd = open(name, c);
             VectorSchemaRoot got = rd.take(all, null)) {
           assertThat(got.getRowCount()).isEqualTo(all.length);
@@ -555,6 +559,6 @@ class ListSectorsTest {
         }
       }
     }
-    assertThat(corrupt).as("damage found").isPositive();
+    return corrupt;
   }
 }
