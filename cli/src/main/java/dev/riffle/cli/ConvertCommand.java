@@ -166,6 +166,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Mixin JsonOutput output = new JsonOutput();
 
+    @Mixin CategoricalColumns categorical = new CategoricalColumns();
+
     @Parameters(
         arity = "2..*",
         // As written: picocli's own rendering of an arity 2..* label repeats it.
@@ -196,8 +198,9 @@ public final class ConvertCommand implements Callable<Integer> {
       Progress progress = Progress.bytes(err, "convert", total);
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       ConvertOptions options =
-          about.applyTo(
-              ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n))));
+          categorical.applyTo(
+              about.applyTo(
+                  ConvertOptions.defaults().withProgress(n -> progress.update(done.addAndGet(n)))));
       if (threads != null) {
         options = options.withThreads(threads);
       }
@@ -235,6 +238,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Mixin JsonOutput output = new JsonOutput();
 
+    @Mixin CategoricalColumns categorical = new CategoricalColumns();
+
     @Parameters(index = "0", paramLabel = "IN", description = "An Arrow IPC file or stream.")
     String input;
 
@@ -263,9 +268,10 @@ public final class ConvertCommand implements Callable<Integer> {
                       files.get(0),
                       storage,
                       allocator,
-                      about.applyTo(
-                          ConvertOptions.defaults()
-                              .withProgress(n -> progress.update(done.addAndGet(n)))));
+                      categorical.applyTo(
+                          about.applyTo(
+                              ConvertOptions.defaults()
+                                  .withProgress(n -> progress.update(done.addAndGet(n))))));
                 }
               });
       progress.done();

@@ -4,6 +4,7 @@ import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
 import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
+import java.util.List;
 import java.util.function.LongConsumer;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -19,6 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param progress told the input bytes done as the work advances (may be called from any thread)
  * @param append add the input to the dataset already there as its next version (the schema must be
  *     the dataset's) instead of creating version 1 of a new one
+ * @param categorical top-level string columns to write as categoricals (Parquet and Arrow IPC
+ *     input; see {@link Categoricals})
  */
 public record ConvertOptions(
     DatasetOptions dataset,
@@ -26,12 +29,14 @@ public record ConvertOptions(
     int batchRows,
     long batchBytes,
     LongConsumer progress,
-    boolean append) {
+    boolean append,
+    List<String> categorical) {
   public ConvertOptions {
     if (threads < 1 || batchRows < 1 || batchBytes < 1) {
       throw new IllegalArgumentException("threads, batch rows and batch bytes must be positive");
     }
     progress = progress == null ? n -> {} : progress;
+    categorical = categorical == null ? List.of() : List.copyOf(categorical);
   }
 
   /**
@@ -41,31 +46,39 @@ public record ConvertOptions(
   public static ConvertOptions defaults() {
     int cores = Runtime.getRuntime().availableProcessors();
     return new ConvertOptions(
-        DatasetOptions.defaults(), Math.max(1, cores - 1), 1 << 16, 64L << 20, null, false);
+        DatasetOptions.defaults(), Math.max(1, cores - 1), 1 << 16, 64L << 20, null, false, null);
   }
 
   public ConvertOptions withDataset(DatasetOptions d) {
-    return new ConvertOptions(d, threads, batchRows, batchBytes, progress, append);
+    return new ConvertOptions(d, threads, batchRows, batchBytes, progress, append, categorical);
   }
 
   public ConvertOptions withThreads(int n) {
-    return new ConvertOptions(dataset, n, batchRows, batchBytes, progress, append);
+    return new ConvertOptions(dataset, n, batchRows, batchBytes, progress, append, categorical);
   }
 
   public ConvertOptions withBatchRows(int n) {
-    return new ConvertOptions(dataset, threads, n, batchBytes, progress, append);
+    return new ConvertOptions(dataset, threads, n, batchBytes, progress, append, categorical);
   }
 
   public ConvertOptions withBatchBytes(long n) {
-    return new ConvertOptions(dataset, threads, batchRows, n, progress, append);
+    return new ConvertOptions(dataset, threads, batchRows, n, progress, append, categorical);
   }
 
   public ConvertOptions withProgress(LongConsumer p) {
-    return new ConvertOptions(dataset, threads, batchRows, batchBytes, p, append);
+    return new ConvertOptions(dataset, threads, batchRows, batchBytes, p, append, categorical);
   }
 
   public ConvertOptions withAppend(boolean a) {
-    return new ConvertOptions(dataset, threads, batchRows, batchBytes, progress, a);
+    return new ConvertOptions(dataset, threads, batchRows, batchBytes, progress, a, categorical);
+  }
+
+  /**
+   * With {@code columns} (top-level utf8 or large_utf8 columns of the input) written as
+   * categoricals: see {@link Categoricals} for their dictionaries.
+   */
+  public ConvertOptions withCategorical(List<String> columns) {
+    return new ConvertOptions(dataset, threads, batchRows, batchBytes, progress, append, columns);
   }
 
   /**

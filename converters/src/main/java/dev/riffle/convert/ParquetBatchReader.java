@@ -6,12 +6,16 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -22,9 +26,12 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Reads one Parquet file as Arrow batches, one row group at a time: memory holds one row group's
@@ -241,6 +248,74 @@ final class ParquetBatchReader implements AutoCloseable {
       }
     }
     return rows;
+  }
+
+  /**
+   * Reads only the top-level string columns {@code columns}, handing every non-null value to the
+   * sink of the same position, without decoding any other column: the first pass of {@link
+   * Categoricals}. Consumes the reader's row groups, so a reader does this or {@link #read}.
+   */
+  void forEachValue(List<String> columns, List<Consumer<byte[]>> sinks) throws IOException {
+    List<Type> fields = new ArrayList<>();
+    for (String c : columns) {
+      fields.add(parquetSchema.getType(c));
+    }
+    MessageType projection = new MessageType(parquetSchema.getName(), fields);
+    reader.setRequestedSchema(projection);
+    String createdBy = reader.getFileMetaData().getCreatedBy();
+    GroupConverter ignore =
+        new GroupConverter() {
+          @Override
+          public Converter getConverter(int field) {
+            return new PrimitiveConverter() {};
+          }
+
+          @Override
+          public void start() {}
+
+          @Override
+          public void end() {}
+        };
+    for (int g = 0; ; g++) {
+      PageReadStore pages;
+      try {
+        pages = reader.readNextRowGroup();
+      } catch (IOException | RuntimeException e) {
+        throw new InputException(name, "cannot read row group " + g + " (" + oneLine(e) + ")", e);
+      }
+      if (pages == null) {
+        return;
+      }
+      try (pages) {
+        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, ignore, projection, createdBy);
+        List<ColumnDescriptor> descriptors = projection.getColumns();
+        for (int c = 0; c < descriptors.size(); c++) {
+          ColumnDescriptor d = descriptors.get(c);
+          ColumnReader r = store.getColumnReader(d);
+          int valid = d.getMaxDefinitionLevel();
+          try {
+            // A top-level string (never repeated) has one value or null per row.
+            for (long i = pages.getRowCount(); i > 0; i--) {
+              if (r.getCurrentDefinitionLevel() == valid) {
+                sinks.get(c).accept(r.getBinary().getBytes());
+              }
+              r.consume();
+            }
+          } catch (RuntimeException e) {
+            throw new InputException(
+                name,
+                "cannot decode column '"
+                    + columns.get(c)
+                    + "' in row group "
+                    + g
+                    + " ("
+                    + oneLine(e)
+                    + ")",
+                e);
+          }
+        }
+      }
+    }
   }
 
   /** Hands the filled vectors' buffers over to a new batch and starts afresh. */

@@ -13,9 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -23,7 +23,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * (in parallel), so that a schema that differs fails before anything is written and the provenance
  * is complete at publish. Files are then decoded by {@link ConvertOptions#threads()} workers, each
  * a few batches ahead of the single writer, which takes the files' batches in input order: the
- * dataset's rows are the files' rows in order, whatever the thread timing.
+ * dataset's rows are the files' rows in order, whatever the thread timing. String columns named in
+ * {@link ConvertOptions#categorical()} are read alone first, for their dictionaries, and the
+ * workers encode them ({@link Categoricals}).
  */
 public final class ParquetConverter {
   /** The tool name recorded in the provenance. */
@@ -78,14 +80,15 @@ public final class ParquetConverter {
           options
               .dataset()
               .withProvenance(new Manifest.Provenance(TOOL, ConvertOptions.version(), sources));
-      try (DatasetWriter writer =
-          options.writer(
-              inputs.get(0).name(),
-              out,
-              schema,
-              new DictionaryProvider.MapDictionaryProvider(),
-              dataset)) {
-        long rows = pipeline(inputs, writer, pool, allocator, options);
+      try (Categoricals categoricals = categoricals(inputs, schema, out, pool, allocator, options);
+          DatasetWriter writer =
+              options.writer(
+                  inputs.get(0).name(),
+                  out,
+                  categoricals.schema(),
+                  categoricals.dictionaries(null),
+                  dataset)) {
+        long rows = pipeline(inputs, writer, pool, allocator, options, categoricals);
         Manifest m = writer.publish();
         return new ConvertResult(
             rows, bytesIn, ConvertResult.dataBytes(m), System.nanoTime() - start, m);
@@ -124,6 +127,56 @@ public final class ParquetConverter {
     return out;
   }
 
+  /**
+   * The string columns to make categorical, with their dictionaries from a first pass that reads
+   * only those columns of every file (in parallel; see {@link Categoricals}).
+   */
+  private static Categoricals categoricals(
+      List<SourceFile> inputs,
+      Schema schema,
+      Storage out,
+      ExecutorService pool,
+      BufferAllocator allocator,
+      ConvertOptions options)
+      throws IOException {
+    int[] columns = Categoricals.resolve(schema, options.categorical(), inputs.get(0).name());
+    if (columns.length == 0) {
+      return Categoricals.none(schema);
+    }
+    List<String> names = new ArrayList<>();
+    for (int c : columns) {
+      names.add(schema.getFields().get(c).getName());
+    }
+    List<Future<List<Categoricals.Distinct>>> futures = new ArrayList<>();
+    for (SourceFile f : inputs) {
+      futures.add(
+          pool.submit(
+              () -> {
+                List<Categoricals.Distinct> values = distinct(names);
+                List<Consumer<byte[]>> sinks = new ArrayList<>();
+                values.forEach(v -> sinks.add(v::add));
+                try (ParquetBatchReader r = ParquetBatchReader.open(f.inputFile(), f.name())) {
+                  r.forEachValue(names, sinks);
+                }
+                return values;
+              }));
+    }
+    List<Categoricals.Distinct> all = distinct(names);
+    for (Future<List<Categoricals.Distinct>> fu : futures) {
+      List<Categoricals.Distinct> file = await(fu);
+      for (int c = 0; c < all.size(); c++) {
+        all.get(c).addAll(file.get(c));
+      }
+    }
+    return Categoricals.build(schema, columns, all, out, options, allocator);
+  }
+
+  private static List<Categoricals.Distinct> distinct(List<String> names) {
+    List<Categoricals.Distinct> out = new ArrayList<>();
+    names.forEach(n -> out.add(new Categoricals.Distinct(n)));
+    return out;
+  }
+
   private static <T> T await(Future<T> f) throws IOException {
     try {
       return f.get();
@@ -147,14 +200,15 @@ public final class ParquetConverter {
       DatasetWriter writer,
       ExecutorService pool,
       BufferAllocator allocator,
-      ConvertOptions options)
+      ConvertOptions options,
+      Categoricals categoricals)
       throws IOException {
     List<BlockingQueue<Object>> queues = new ArrayList<>();
     List<Future<?>> workers = new ArrayList<>();
     for (SourceFile f : inputs) {
       BlockingQueue<Object> q = new ArrayBlockingQueue<>(QUEUE);
       queues.add(q);
-      workers.add(pool.submit(() -> decode(f, allocator, options, q)));
+      workers.add(pool.submit(() -> decode(f, allocator, options, categoricals, q)));
     }
     long rows = 0;
     try {
@@ -197,14 +251,19 @@ public final class ParquetConverter {
   }
 
   private static void decode(
-      SourceFile f, BufferAllocator allocator, ConvertOptions options, BlockingQueue<Object> q) {
+      SourceFile f,
+      BufferAllocator allocator,
+      ConvertOptions options,
+      Categoricals categoricals,
+      BlockingQueue<Object> q) {
     try {
       try (ParquetBatchReader r = ParquetBatchReader.open(f.inputFile(), f.name())) {
         r.read(
             allocator,
             options.batchRows(),
             options.batchBytes(),
-            batch -> {
+            decoded -> {
+              VectorSchemaRoot batch = categoricals.encodeOwned(decoded, allocator, f.name());
               try {
                 q.put(batch);
               } catch (InterruptedException e) {

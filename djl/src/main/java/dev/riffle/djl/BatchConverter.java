@@ -11,6 +11,7 @@ import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.TypeNames;
 import dev.riffle.loader.pipeline.BatchRows;
+import dev.riffle.loader.pipeline.SamplerColumns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
@@ -90,12 +91,7 @@ final class BatchConverter {
     if (label != null) {
       Field field = field(schema, where, label);
       if (field.getDictionary() == null && !(field.getType() instanceof ArrowType.Int)) {
-        throw new IllegalArgumentException(
-            "label column '"
-                + label
-                + "' is "
-                + TypeNames.of(schema, label)
-                + "; it must be categorical (dictionary-encoded) or an integer");
+        throw SamplerColumns.notALabel(schema, label);
       }
       if (all.contains(label)) {
         throw new IllegalArgumentException(

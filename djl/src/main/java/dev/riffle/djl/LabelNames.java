@@ -2,7 +2,7 @@ package dev.riffle.djl;
 
 import dev.riffle.dataset.Dataset;
 import dev.riffle.format.schema.RiffleSchema;
-import dev.riffle.format.schema.TypeNames;
+import dev.riffle.loader.pipeline.SamplerColumns;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,12 +45,7 @@ public final class LabelNames {
       return names;
     }
     if (!(f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int)) {
-      throw new IllegalArgumentException(
-          "label column '"
-              + label
-              + "' is "
-              + TypeNames.of(schema, label)
-              + "; it must be categorical (dictionary-encoded) or an integer");
+      throw SamplerColumns.notALabel(schema, label);
     }
     long max = -1;
     var cursor = d.all().scan(List.of(label), 1 << 16);

@@ -415,6 +415,56 @@ class RiffleDatasetTest {
   }
 
   /**
+   * A string label (Spark's and DuckDB's plain utf8) is refused by the dataset and by LabelNames
+   * with the loader's words, which say how to make it categorical.
+   */
+  @Test
+  void aStringLabelSaysHowToMakeItCategorical() throws IOException {
+    org.apache.arrow.vector.types.pojo.Schema schema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            List.of(
+                org.apache.arrow.vector.types.pojo.Field.notNullable(
+                    "x",
+                    new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
+                        org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE)),
+                org.apache.arrow.vector.types.pojo.Field.nullable(
+                    "cell type", org.apache.arrow.vector.types.pojo.ArrowType.Utf8.INSTANCE)));
+    Path path = dir.resolve("strings");
+    try (LocalStorage storage = new LocalStorage(path);
+        dev.riffle.dataset.write.DatasetWriter w =
+            dev.riffle.dataset.write.DatasetWriter.create(
+                storage, schema, null, dev.riffle.dataset.write.DatasetOptions.defaults());
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, reads)) {
+      root.allocateNew();
+      for (int r = 0; r < 10; r++) {
+        ((org.apache.arrow.vector.Float4Vector) root.getVector(0)).setSafe(r, r);
+        ((org.apache.arrow.vector.VarCharVector) root.getVector(1))
+            .setSafe(r, ("t" + r % 3).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      root.setRowCount(10);
+      w.write(root);
+      w.publish();
+    }
+    String words =
+        "label column 'cell type' is utf8; it must be categorical (dictionary-encoded) or an"
+            + " integer; convert the data with --categorical 'cell type' (riffle convert parquet or"
+            + " arrow) to make it one";
+    try (Dataset d = Dataset.open(new LocalStorage(path), reads)) {
+      assertThatThrownBy(
+              () ->
+                  RiffleDataset.builder(d.all())
+                      .options(options(1))
+                      .dense("x")
+                      .label("cell type")
+                      .allocator(batches)
+                      .build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(words);
+      assertThatThrownBy(() -> LabelNames.of(d, "cell type")).hasMessage(words);
+    }
+  }
+
+  /**
    * A list column whose lists all have one length — Spark's array&lt;float&gt;, items declared
    * nullable — is a vector feature: every row's floats as the loader hands them out; a list of
    * another length, or a null item, is an error naming the column and row.

@@ -1,5 +1,6 @@
 package dev.riffle.convert.h5ad;
 
+import dev.riffle.convert.Categoricals;
 import io.jhdf.api.Dataset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -34,8 +35,7 @@ final class CategoricalColumn extends Column {
     super(name);
     this.codes = codes;
     int n = Values.length(categories);
-    int bits = n <= Byte.MAX_VALUE ? 8 : n <= Short.MAX_VALUE ? 16 : 32;
-    this.indexType = new ArrowType.Int(bits, true);
+    this.indexType = Categoricals.indexType(n);
     VarCharVector values = new VarCharVector(name, allocator);
     try {
       values.allocateNew(n);

@@ -120,6 +120,11 @@ public final class H5adConverter {
       BufferMeter meter,
       XDtype xType)
       throws IOException {
+    if (!options.categorical().isEmpty()) {
+      throw new IllegalArgumentException(
+          "categorical columns are an option of Parquet and Arrow IPC input; an .h5ad file's"
+              + " categoricals are its own");
+    }
     List<Long> versions = Dataset.versions(out);
     if (!versions.isEmpty() && !options.append()) {
       throw new FileAlreadyExistsException(

@@ -30,12 +30,7 @@ final class Labels {
         }
         FieldVector v = batch.getVector(label);
         if (!(v instanceof BaseIntVector codes)) {
-          throw new IllegalArgumentException(
-              "label column '"
-                  + label
-                  + "' is "
-                  + SamplerColumns.typeOf(view, label)
-                  + "; it must be categorical (dictionary-encoded) or an integer");
+          throw SamplerColumns.notALabel(view.dataset().schema(), label);
         }
         for (int i = 0; i < v.getValueCount(); i++) {
           if (v.isNull(i)) {

@@ -2,6 +2,7 @@ package dev.riffle.loader.pipeline;
 
 import dev.riffle.dataset.DatasetView;
 import dev.riffle.format.io.Numbers;
+import dev.riffle.format.schema.RiffleSchema;
 import dev.riffle.format.schema.TypeNames;
 import java.io.IOException;
 import java.util.List;
@@ -9,6 +10,8 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FloatingPointVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The per-row inputs of the data-driven samplers, read once from a view in view order: weights for
@@ -88,12 +91,7 @@ public final class SamplerColumns {
           }
           FieldVector v = batch.getVector(column);
           if (!(v instanceof BaseIntVector codes)) {
-            throw new IllegalArgumentException(
-                "label column '"
-                    + column
-                    + "' is "
-                    + typeOf(view, column)
-                    + "; it must be categorical (dictionary-encoded) or an integer");
+            throw notALabel(view.dataset().schema(), column);
           }
           for (int i = 0; i < v.getValueCount(); i++, p++) {
             if (v.isNull(i)) {
@@ -117,6 +115,30 @@ public final class SamplerColumns {
       }
     }
     return out;
+  }
+
+  /**
+   * The refusal of a label column that is neither categorical nor an integer, in the one wording of
+   * the loader and DJL; for a string column it says how to make the column categorical.
+   */
+  public static IllegalArgumentException notALabel(RiffleSchema schema, String column) {
+    Field f = schema.fields().get(schema.fieldIndex(column));
+    ArrowType.ArrowTypeID t = f.getType().getTypeID();
+    boolean text =
+        f.getDictionary() == null
+            && (t == ArrowType.ArrowTypeID.Utf8 || t == ArrowType.ArrowTypeID.LargeUtf8);
+    String asArgument = column.matches("[A-Za-z0-9_.-]+") ? column : "'" + column + "'";
+    return new IllegalArgumentException(
+        "label column '"
+            + column
+            + "' is "
+            + TypeNames.of(schema, column)
+            + "; it must be categorical (dictionary-encoded) or an integer"
+            + (text
+                ? "; convert the data with --categorical "
+                    + asArgument
+                    + " (riffle convert parquet or arrow) to make it one"
+                : ""));
   }
 
   /** A column's type as the CLI prints it ({@code list<int32>}, {@code dictionary<...>}). */
