@@ -17,6 +17,7 @@ import dev.riffle.loader.diversity.DiversityModel;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderMetrics;
 import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.pipeline.ProcessCpu;
 import dev.riffle.loader.pipeline.SamplerColumns;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.Sampler;
@@ -371,7 +372,7 @@ public final class LoadCompare {
     boolean cold = prepare(o);
     String load = loadAverage();
     ProcIo before = ProcIo.now();
-    long cpu0 = cpuNanos();
+    long cpu0 = ProcessCpu.processNanos();
     try (BufferAllocator allocator = RecyclingAllocator.create(o.memoryBytes());
         Dataset d = Dataset.open(new LocalStorage(o.data(), o.direct()), allocator)) {
       DatasetView view = d.all();
@@ -429,7 +430,7 @@ public final class LoadCompare {
           div.tvMean(),
           m.coverageExact(),
           load,
-          (cpuNanos() - cpu0) / 1e9);
+          (ProcessCpu.processNanos() - cpu0) / 1e9);
     }
   }
 
@@ -437,7 +438,7 @@ public final class LoadCompare {
     boolean cold = prepare(o);
     String load = loadAverage();
     ProcIo before = ProcIo.now();
-    long cpu0 = cpuNanos();
+    long cpu0 = ProcessCpu.processNanos();
     BatchDiversity div = new BatchDiversity(global);
     BitSet seen = new BitSet();
     long[] dupes = {0};
@@ -484,18 +485,7 @@ public final class LoadCompare {
         div.tvMean(),
         exact,
         load,
-        (cpuNanos() - cpu0) / 1e9);
-  }
-
-  /** CPU time of this process so far, or -1 where the JVM does not say. */
-  @dev.riffle.format.io.SuppressForbidden(
-      reason = "process CPU time has no portable API; JVMs without it report -1")
-  public static long cpuNanos() {
-    java.lang.management.OperatingSystemMXBean os =
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    return os instanceof com.sun.management.OperatingSystemMXBean sun
-        ? sun.getProcessCpuTime()
-        : -1;
+        (ProcessCpu.processNanos() - cpu0) / 1e9);
   }
 
   static String loadAverage() {

@@ -339,8 +339,7 @@ public final class LoadCommand implements Callable<Integer> {
       List<LoaderMetrics> done = new ArrayList<>();
       figures = IoFigures.start(opened.storage(), staged != null);
       long start = System.nanoTime();
-      long cpuStart = processCpuNanos();
-      long jitStart = jitNanos();
+      EpochCpu cpu = new EpochCpu(epochs);
       // Batches are the caller's: their own allocator, so a leak shows at close.
       long peakHeld;
       try (BufferAllocator allocator = new RootAllocator();
@@ -353,6 +352,9 @@ public final class LoadCommand implements Callable<Integer> {
           }
           b.close();
           progress.update(++n);
+          if (perEpoch > 0 && n % perEpoch == 0) {
+            cpu.mark();
+          }
           afterBatch.accept(n);
         }
         done.addAll(loader.epochMetrics());
@@ -360,8 +362,9 @@ public final class LoadCommand implements Callable<Integer> {
         droppedPerEpoch = loader.plan().droppedRows();
       }
       long wall = System.nanoTime() - start;
-      runCpuNanos = processCpuNanos() - cpuStart;
-      runJitNanos = jitStart < 0 ? -1 : jitNanos() - jitStart;
+      epochCpu = cpu;
+      runCpuNanos = cpu.totalNanos();
+      runJitNanos = cpu.jitNanos();
       progress.done();
       report(s, o, done, rowBytes, wall, view.rowCount(), perEpoch, peakHeld);
     }
@@ -370,6 +373,9 @@ public final class LoadCommand implements Callable<Integer> {
 
   /** What lazy reads fetched over the load loop (or that a staged view fetched nothing). */
   private IoFigures figures;
+
+  /** The process's CPU over the load loop, marked at each epoch's end. */
+  private EpochCpu epochCpu;
 
   /** CPU time of the whole process (every thread) over the load loop, or -1 if unknown. */
   private long runCpuNanos = -1;
@@ -381,59 +387,8 @@ public final class LoadCommand implements Callable<Integer> {
    */
   private long runJitNanos = -1;
 
-  /**
-   * User + system CPU of the live HotSpot compiler threads, from /proc/self/task (Linux); -1
-   * elsewhere. Compiler threads that exited in between are missed, so this is a lower bound.
-   */
-  private static long jitNanos() {
-    java.nio.file.Path tasks = java.nio.file.Path.of("/proc/self/task");
-    if (!java.nio.file.Files.isDirectory(tasks)) {
-      return -1;
-    }
-    long ticks = 0;
-    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(tasks)) {
-      for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) s::iterator) {
-        String stat;
-        try {
-          stat = java.nio.file.Files.readString(t.resolve("stat"));
-        } catch (IOException e) {
-          continue; // the thread ended
-        }
-        int open = stat.indexOf('(');
-        int close = stat.lastIndexOf(')');
-        if (open < 0
-            || close < open
-            || !stat.startsWith("C", open + 1)
-            || !stat.substring(open + 1, close).contains("Compil")) {
-          continue;
-        }
-        // Fields after the command: state is field 3; utime and stime are fields 14 and 15.
-        String[] f = stat.substring(close + 2).split(" ");
-        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    // USER_HZ is 100 on every Linux the JDK supports.
-    return ticks * 10_000_000L;
-  }
-
   /** Rows of the view each epoch left out (--drop-last), over all ranks. */
   private long droppedPerEpoch;
-
-  /**
-   * User + system CPU time of this process so far: what a sample costs the machine, reading and
-   * decoding threads included (JVM start-up excluded, as it is measured from the loop's start).
-   */
-  @dev.riffle.format.io.SuppressForbidden(
-      reason = "process CPU time: the JDK's only API for it; HotSpot and OpenJ9 both provide it")
-  private static long processCpuNanos() {
-    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      return os.getProcessCpuTime();
-    }
-    return -1;
-  }
 
   /** Opens the loader, or says the smallest --memory-mb that holds one fetch. */
   private Loader openLoader(DatasetView view, LoaderOptions o, BufferAllocator allocator)
@@ -626,6 +581,7 @@ public final class LoadCommand implements Callable<Integer> {
       r.put("jitCpuSeconds", runJitNanos / 1e9);
       r.put("jitCpuMicrosPerSample", rows == 0 ? 0 : runJitNanos / 1e3 / rows);
     }
+    epochCpu.putInto(r, EpochCpu.rowsOf(epochs));
     r.put("bytesPerRowEstimate", rowBytes);
     r.put("memoryBudgetBytes", o.prefetchBytes());
     r.put("peakHeldBytes", peakHeld);
@@ -692,6 +648,10 @@ public final class LoadCommand implements Callable<Integer> {
                       ? ""
                       : String.format(
                           Locale.ROOT, " (of which JIT compiler %.1f)", runJitNanos / 1e3 / rows)));
+      String perEpochCpu = epochCpu.line(EpochCpu.rowsOf(epochs));
+      if (perEpochCpu != null) {
+        out.println(perEpochCpu);
+      }
       out.printf(
           Locale.ROOT,
           "diversity: pi2 %.5f%s, m_eff/m %.3f, distinct blocks %.1f per batch%s%n",

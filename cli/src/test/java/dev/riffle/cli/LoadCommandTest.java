@@ -71,6 +71,48 @@ class LoadCommandTest {
   }
 
   @Test
+  void eachEpochReportsItsOwnCpu() throws Exception {
+    // One figure per epoch (a rank's epochs too), and together they are the run's CPU: the first
+    // epoch of a fresh JVM carries the JIT compiler, the later ones show a warm sample's cost.
+    JsonNode j =
+        Json.MAPPER.readTree(
+            Cli.ok(
+                    "load",
+                    ds,
+                    "--epochs",
+                    "3",
+                    "--batch",
+                    "64",
+                    "--rank",
+                    "1",
+                    "--world",
+                    "2",
+                    "--json")
+                .out());
+    JsonNode epochs = j.get("epochCpu");
+    assertThat(epochs).hasSize(3);
+    long perEpoch = j.get("rows").asLong() / 3;
+    double cpuSeconds = 0;
+    for (int e = 0; e < 3; e++) {
+      assertThat(epochs.get(e).get("epoch").asInt()).isEqualTo(e);
+      assertThat(epochs.get(e).get("cpuMicrosPerSample").asDouble()).isPositive();
+      assertThat(epochs.get(e).get("jitCpuMicrosPerSample").asDouble())
+          .isBetween(0.0, epochs.get(e).get("cpuMicrosPerSample").asDouble());
+      cpuSeconds += epochs.get(e).get("cpuMicrosPerSample").asDouble() * perEpoch / 1e6;
+    }
+    assertThat(cpuSeconds).isCloseTo(j.get("cpuSeconds").asDouble(), within(1e-6));
+
+    assertThat(Cli.ok("load", ds, "--epochs", "2").out())
+        .containsPattern(
+            "CPU per epoch: [0-9.]+, [0-9.]+ us/sample \\(of which JIT compiler [0-9.]+, [0-9.]+\\)");
+    assertThat(Cli.ok("load", ds, "--epochs", "10", "--fetch", "4").out())
+        .containsPattern(
+            "CPU per epoch: [0-9.]+, then median [0-9.]+ \\([0-9.]+ to [0-9.]+\\)"
+                + " over epochs 2 to 10 us/sample");
+    assertThat(Cli.ok("load", ds).out()).doesNotContain("CPU per epoch");
+  }
+
+  @Test
   void directReadsDeliverTheSamePlan() throws Exception {
     // O_DIRECT (where the file system allows it) changes how bytes arrive, not which rows do.
     JsonNode cached = Json.MAPPER.readTree(Cli.ok("load", ds, "--fetch", "4", "--json").out());

@@ -9,6 +9,7 @@ import dev.riffle.format.io.RecyclingAllocator;
 import dev.riffle.loader.pipeline.BatchRows;
 import dev.riffle.loader.pipeline.Loader;
 import dev.riffle.loader.pipeline.LoaderOptions;
+import dev.riffle.loader.pipeline.ProcessCpu;
 import dev.riffle.loader.plan.BlockShuffle;
 import dev.riffle.loader.plan.Sampler;
 import dev.riffle.loader.plan.Sequential;
@@ -234,7 +235,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
       try (BatchBuffers buffers = new BatchBuffers(allocator)) {
         for (int round = 0; round < convertOnly; round++) {
           long samples = 0;
-          long c0 = Cpu.threadNanos();
+          long c0 = ProcessCpu.threadNanos();
           for (int i = 0; i < held.size(); i++) {
             try (NDManager bm = NDManager.newBaseManager()) {
               c.convert(BatchRows.of(held.get(i), rows.get(i)), false, bm, buffers);
@@ -245,7 +246,7 @@ public final class AdapterBenchmark implements Callable<Integer> {
               Locale.ROOT,
               "round %d: conversion %.3f thread cpu us/sample%n",
               round + 1,
-              (Cpu.threadNanos() - c0) / 1e3 / samples);
+              (ProcessCpu.threadNanos() - c0) / 1e3 / samples);
         }
       }
     } finally {
@@ -257,9 +258,9 @@ public final class AdapterBenchmark implements Callable<Integer> {
       throws Exception {
     long rows = 0;
     long t0 = System.nanoTime();
-    long c0 = Cpu.processNanos();
-    long j0 = Cpu.compilerNanos();
-    long f0 = Cpu.minorFaults();
+    long c0 = ProcessCpu.processNanos();
+    long j0 = ProcessCpu.compilerNanos();
+    long f0 = ProcessCpu.minorFaults();
     try (Loader loader = Loader.open(view, o, allocator)) {
       while (true) {
         VectorSchemaRoot b = loader.next();
@@ -279,9 +280,9 @@ public final class AdapterBenchmark implements Callable<Integer> {
    */
   private static double[] rates(long rows, long t0, long c0, long j0, long f0) {
     double s = (System.nanoTime() - t0) / 1e9;
-    long cpu = Cpu.processNanos() - c0;
-    long jit = Cpu.compilerNanos() - j0;
-    double faults = (double) (Cpu.minorFaults() - f0) / rows;
+    long cpu = ProcessCpu.processNanos() - c0;
+    long jit = ProcessCpu.compilerNanos() - j0;
+    double faults = (double) (ProcessCpu.minorFaults() - f0) / rows;
     return new double[] {rows / s, cpu / 1e3 / rows, (cpu - jit) / 1e3 / rows, faults};
   }
 
@@ -290,9 +291,9 @@ public final class AdapterBenchmark implements Callable<Integer> {
       throws Exception {
     long rows = 0;
     long t0 = System.nanoTime();
-    long c0 = Cpu.processNanos();
-    long j0 = Cpu.compilerNanos();
-    long f0 = Cpu.minorFaults();
+    long c0 = ProcessCpu.processNanos();
+    long j0 = ProcessCpu.compilerNanos();
+    long f0 = ProcessCpu.minorFaults();
     RiffleDataset.Builder spec =
         features(RiffleDataset.builder(view).options(o), genes)
             .label("cell_type")

@@ -249,7 +249,7 @@ public final class StagingBenchmark implements Callable<Integer> {
 
   /** CPU time of this JVM, all threads (user and system). */
   private static long cpuNanos() {
-    return dev.riffle.bench.LoadCompare.cpuNanos();
+    return dev.riffle.loader.pipeline.ProcessCpu.processNanos();
   }
 
   /** The same ranged reads as staging, in the same thread count, into memory only: MB/s. */
