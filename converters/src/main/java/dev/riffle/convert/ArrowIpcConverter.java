@@ -44,6 +44,11 @@ public final class ArrowIpcConverter {
                     TOOL,
                     ConvertOptions.version(),
                     List.of(new Manifest.Source(input.name(), input.length(), sha))));
+    if (options.append()) {
+      try (ArrowIpcInput in = ArrowIpcInput.open(input)) {
+        options = options.forInput(in.root().getSchema(), out);
+      }
+    }
     FirstPass first = options.categorical().isEmpty() ? null : firstPass(input, options);
     try (ArrowIpcInput in = ArrowIpcInput.open(input)) {
       VectorSchemaRoot root = in.root();

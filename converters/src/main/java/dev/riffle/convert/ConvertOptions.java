@@ -1,12 +1,18 @@
 package dev.riffle.convert;
 
+import dev.riffle.dataset.Dataset;
+import dev.riffle.dataset.ManifestCodec;
 import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetOptions;
 import dev.riffle.dataset.write.DatasetWriter;
+import dev.riffle.format.schema.RiffleSchema;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -79,6 +85,37 @@ public record ConvertOptions(
    */
   public ConvertOptions withCategorical(List<String> columns) {
     return new ConvertOptions(dataset, threads, batchRows, batchBytes, progress, append, columns);
+  }
+
+  /**
+   * These options for an input of {@code schema}: when appending to a dataset whose column is a
+   * categorical of strings and the input's column of that name is a plain string column, that
+   * column is made categorical too (continuing the dataset's codes), as if given to {@link
+   * #withCategorical}: an append takes the dataset's schema, and a user who converted with {@code
+   * --categorical} should not have to repeat it for every batch of new files.
+   */
+  public ConvertOptions forInput(Schema schema, Storage out) throws IOException {
+    if (!append || Dataset.versions(out).isEmpty()) {
+      return this;
+    }
+    RiffleSchema existing =
+        ManifestCodec.schemaOf(Dataset.readManifest(out, Dataset.latestVersion(out)), out.uri());
+    List<String> columns = new ArrayList<>(categorical);
+    for (Field f : schema.getFields()) {
+      int i = existing.fieldIndex(f.getName());
+      Field values = i < 0 ? null : existing.dictionaryValues(i);
+      if (isString(f) && f.getDictionary() == null && values != null && isString(values)) {
+        if (!columns.contains(f.getName())) {
+          columns.add(f.getName());
+        }
+      }
+    }
+    return columns.size() == categorical.size() ? this : withCategorical(columns);
+  }
+
+  private static boolean isString(Field f) {
+    ArrowType.ArrowTypeID t = f.getType().getTypeID();
+    return t == ArrowType.ArrowTypeID.Utf8 || t == ArrowType.ArrowTypeID.LargeUtf8;
   }
 
   /**

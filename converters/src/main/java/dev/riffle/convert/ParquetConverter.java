@@ -62,6 +62,7 @@ public final class ParquetConverter {
     try {
       List<Footer> footers = inspect(inputs, pool);
       Schema schema = footers.get(0).schema;
+      options = options.forInput(schema, out);
       for (int i = 1; i < footers.size(); i++) {
         String diff = SchemaDiff.first(schema, footers.get(i).schema, inputs.get(0).name());
         if (diff != null) {

@@ -373,6 +373,39 @@ class CategoricalsTest {
   }
 
   /**
+   * An append takes the dataset's schema: a string column that the dataset holds as a categorical
+   * of strings is encoded with the dataset's codes without --categorical being given again.
+   */
+  @Test
+  void appendWithoutTheOptionEncodesTheDatasetsCategoricals() throws IOException {
+    Path a = dir.resolve("a.parquet");
+    Path b = dir.resolve("b.parquet");
+    List<List<String>> expected =
+        new ArrayList<>(writeLabels(a, 0, 300, List.of("z", "m"), 1, true));
+    expected.addAll(writeLabels(b, 300, 300, List.of("q", "m", "a"), 2, true));
+    Path out = dir.resolve("ds");
+    convert(List.of(a), out, options("label"));
+    convert(List.of(b), out, ConvertOptions.defaults().withAppend(true));
+    try (LocalStorage s = new LocalStorage(out);
+        Dataset d = Dataset.open(s, allocator)) {
+      assertThat(d.version()).isEqualTo(2);
+      assertThat(values(dictionary(d.arrowSchema(), d.dictionaries(), "label")))
+          .containsExactly("m", "z", "a", "q");
+    }
+    assertThat(rows(out, List.of("id", "label"))).isEqualTo(expected);
+
+    // A dataset whose column is a plain string takes plain strings: nothing is inferred.
+    Path plain = dir.resolve("plain");
+    convert(List.of(a), plain, ConvertOptions.defaults());
+    convert(List.of(b), plain, ConvertOptions.defaults().withAppend(true));
+    try (LocalStorage s = new LocalStorage(plain);
+        Dataset d = Dataset.open(s, allocator)) {
+      assertThat(d.arrowSchema().findField("label").getDictionary()).isNull();
+    }
+    assertThat(rows(plain, List.of("id", "label"))).isEqualTo(expected);
+  }
+
+  /**
    * Arrow IPC: utf8 and large_utf8 columns, values that differ from batch to batch, become sorted
    * categoricals; a column that is dictionary-encoded already keeps its own dictionary.
    */
