@@ -61,14 +61,17 @@ public final class ParquetConverter {
             });
     try {
       List<Footer> footers = inspect(inputs, pool);
-      Schema schema = footers.get(0).schema;
-      options = options.forInput(schema, out);
+      Schema fileSchema = footers.get(0).schema;
       for (int i = 1; i < footers.size(); i++) {
-        String diff = SchemaDiff.first(schema, footers.get(i).schema, inputs.get(0).name());
+        String diff = SchemaDiff.first(fileSchema, footers.get(i).schema, inputs.get(0).name());
         if (diff != null) {
           throw new InputException(inputs.get(i).name(), "schema differs: " + diff);
         }
       }
+      HivePartitions partitions = HivePartitions.of(inputs);
+      Schema schema = partitions.extend(fileSchema, inputs.get(0).name());
+      options = options.forInput(schema, out);
+      options = options.withCategorical(categorical(options, partitions));
       List<Manifest.Source> sources = new ArrayList<>();
       long bytesIn = 0;
       for (int i = 0; i < inputs.size(); i++) {
@@ -81,7 +84,8 @@ public final class ParquetConverter {
           options
               .dataset()
               .withProvenance(new Manifest.Provenance(TOOL, ConvertOptions.version(), sources));
-      try (Categoricals categoricals = categoricals(inputs, schema, out, pool, allocator, options);
+      try (Categoricals categoricals =
+              categoricals(inputs, schema, partitions, out, pool, allocator, options);
           DatasetWriter writer =
               options.writer(
                   inputs.get(0).name(),
@@ -89,7 +93,7 @@ public final class ParquetConverter {
                   categoricals.schema(),
                   categoricals.dictionaries(null),
                   dataset)) {
-        long rows = pipeline(inputs, writer, pool, allocator, options, categoricals);
+        long rows = pipeline(inputs, writer, pool, allocator, options, partitions, categoricals);
         Manifest m = writer.publish();
         return new ConvertResult(
             rows, bytesIn, ConvertResult.dataBytes(m), System.nanoTime() - start, m);
@@ -132,9 +136,21 @@ public final class ParquetConverter {
    * The string columns to make categorical, with their dictionaries from a first pass that reads
    * only those columns of every file (in parallel; see {@link Categoricals}).
    */
+  /** The columns to make categorical: those asked for, and every string partition column. */
+  private static List<String> categorical(ConvertOptions options, HivePartitions partitions) {
+    List<String> out = new ArrayList<>(options.categorical());
+    for (String key : partitions.stringKeys()) {
+      if (!out.contains(key)) {
+        out.add(key);
+      }
+    }
+    return out;
+  }
+
   private static Categoricals categoricals(
       List<SourceFile> inputs,
       Schema schema,
+      HivePartitions partitions,
       Storage out,
       ExecutorService pool,
       BufferAllocator allocator,
@@ -144,12 +160,16 @@ public final class ParquetConverter {
     if (columns.length == 0) {
       return Categoricals.none(schema);
     }
+    // The files' columns are read for their values; partition columns' values are in the paths.
     List<String> names = new ArrayList<>();
     for (int c : columns) {
-      names.add(schema.getFields().get(c).getName());
+      String name = schema.getFields().get(c).getName();
+      if (!partitions.keys().contains(name)) {
+        names.add(name);
+      }
     }
     List<Future<List<Categoricals.Distinct>>> futures = new ArrayList<>();
-    for (SourceFile f : inputs) {
+    for (SourceFile f : names.isEmpty() ? List.<SourceFile>of() : inputs) {
       futures.add(
           pool.submit(
               () -> {
@@ -162,11 +182,22 @@ public final class ParquetConverter {
                 return values;
               }));
     }
-    List<Categoricals.Distinct> all = distinct(names);
+    List<Categoricals.Distinct> read = distinct(names);
     for (Future<List<Categoricals.Distinct>> fu : futures) {
       List<Categoricals.Distinct> file = await(fu);
-      for (int c = 0; c < all.size(); c++) {
-        all.get(c).addAll(file.get(c));
+      for (int c = 0; c < read.size(); c++) {
+        read.get(c).addAll(file.get(c));
+      }
+    }
+    List<Categoricals.Distinct> all = new ArrayList<>();
+    for (int c : columns) {
+      String name = schema.getFields().get(c).getName();
+      if (partitions.keys().contains(name)) {
+        Categoricals.Distinct d = new Categoricals.Distinct(name);
+        partitions.distinct(name).forEach(d::add);
+        all.add(d);
+      } else {
+        all.add(read.get(names.indexOf(name)));
       }
     }
     return Categoricals.build(schema, columns, all, out, options, allocator);
@@ -202,6 +233,7 @@ public final class ParquetConverter {
       ExecutorService pool,
       BufferAllocator allocator,
       ConvertOptions options,
+      HivePartitions partitions,
       Categoricals categoricals)
       throws IOException {
     List<BlockingQueue<Object>> queues = new ArrayList<>();
@@ -209,7 +241,7 @@ public final class ParquetConverter {
     for (SourceFile f : inputs) {
       BlockingQueue<Object> q = new ArrayBlockingQueue<>(QUEUE);
       queues.add(q);
-      workers.add(pool.submit(() -> decode(f, allocator, options, categoricals, q)));
+      workers.add(pool.submit(() -> decode(f, allocator, options, partitions, categoricals, q)));
     }
     long rows = 0;
     try {
@@ -255,6 +287,7 @@ public final class ParquetConverter {
       SourceFile f,
       BufferAllocator allocator,
       ConvertOptions options,
+      HivePartitions partitions,
       Categoricals categoricals,
       BlockingQueue<Object> q) {
     try {
@@ -264,7 +297,9 @@ public final class ParquetConverter {
             options.batchRows(),
             options.batchBytes(),
             decoded -> {
-              VectorSchemaRoot batch = categoricals.encodeOwned(decoded, allocator, f.name());
+              VectorSchemaRoot batch =
+                  categoricals.encodeOwned(
+                      partitions.extend(decoded, f, allocator), allocator, f.name());
               try {
                 q.put(batch);
               } catch (InterruptedException e) {

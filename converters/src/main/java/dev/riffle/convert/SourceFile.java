@@ -12,6 +12,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -28,16 +29,36 @@ import org.apache.parquet.io.LocalInputFile;
  * @param name the path or URI, as shown in messages and recorded in the provenance
  */
 public record SourceFile(
-    String name, long length, Path localPath, FileStatus status, Configuration conf) {
+    String name,
+    long length,
+    Path localPath,
+    FileStatus status,
+    Configuration conf,
+    List<String> directories) {
+
+  /**
+   * @param directories the names of the directories between the directory or glob base the user
+   *     named and the file, outermost first (empty for a file named on its own): where Hive-style
+   *     partition values ({@code plate=p07}) are ({@link HivePartitions})
+   */
+  public SourceFile {
+    directories = directories == null ? List.of() : List.copyOf(directories);
+  }
 
   /** A local file. */
   public static SourceFile local(Path path) throws IOException {
-    return new SourceFile(path.toString(), Files.size(path), path, null, null);
+    return new SourceFile(path.toString(), Files.size(path), path, null, null, List.of());
   }
 
   /** A file on a Hadoop file system. */
   public static SourceFile hadoop(FileStatus status, Configuration conf) {
-    return new SourceFile(status.getPath().toString(), status.getLen(), null, status, conf);
+    return new SourceFile(
+        status.getPath().toString(), status.getLen(), null, status, conf, List.of());
+  }
+
+  /** This file, found below a directory the user named, inside {@code directories}. */
+  SourceFile below(List<String> directories) {
+    return new SourceFile(name, length, localPath, status, conf, directories);
   }
 
   /** The file for parquet-mr: Hadoop-free for local files. */

@@ -102,6 +102,7 @@ public final class SourceFiles {
 
   private static List<SourceFile> local(String spec) throws IOException {
     List<Path> paths = new ArrayList<>();
+    Path root = null; // the directory (or a glob's base) the files were found below
     if (isGlob(spec)) {
       // Walk from the deepest directory without glob characters.
       int cut = spec.length();
@@ -114,6 +115,7 @@ public final class SourceFiles {
       int slash = spec.lastIndexOf('/', cut);
       Path base = Path.of(slash < 0 ? "." : spec.substring(0, Math.max(1, slash)));
       PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + spec);
+      root = base;
       if (Files.isDirectory(base)) {
         try (Stream<Path> s = Files.walk(base)) {
           s.filter(Files::isRegularFile)
@@ -125,6 +127,7 @@ public final class SourceFiles {
     } else {
       Path p = Path.of(spec);
       if (Files.isDirectory(p)) {
+        root = p;
         try (Stream<Path> s = Files.walk(p)) {
           s.filter(Files::isRegularFile).filter(f -> visibleBelow(p, f)).forEach(paths::add);
         }
@@ -141,7 +144,44 @@ public final class SourceFiles {
     paths.sort(Comparator.comparing(Path::toString));
     List<SourceFile> out = new ArrayList<>();
     for (Path p : paths) {
-      out.add(SourceFile.local(p));
+      SourceFile f = SourceFile.local(p);
+      out.add(root == null ? f : f.below(directoriesBetween(root, p)));
+    }
+    return out;
+  }
+
+  /** The names of the directories from {@code root} (exclusive) down to {@code file}'s. */
+  private static List<String> directoriesBetween(Path root, Path file) {
+    List<String> out = new ArrayList<>();
+    Path rel = root.relativize(file);
+    for (int i = 0; i + 1 < rel.getNameCount(); i++) {
+      out.add(rel.getName(i).toString());
+    }
+    return out;
+  }
+
+  /** The path of a Hadoop glob's deepest directory without glob characters. */
+  private static String globBase(String spec) {
+    int cut = spec.length();
+    for (char c : new char[] {'*', '?', '[', '{'}) {
+      int i = spec.indexOf(c);
+      if (i >= 0) {
+        cut = Math.min(cut, i);
+      }
+    }
+    int slash = spec.lastIndexOf('/', cut);
+    return new org.apache.hadoop.fs.Path(spec.substring(0, Math.max(1, slash))).toUri().getPath();
+  }
+
+  /** As {@link #directoriesBetween(Path, Path)}, for the paths of a Hadoop file system. */
+  private static List<String> directoriesBetween(String root, String file) {
+    List<String> out = new ArrayList<>();
+    String below = file.startsWith(root) ? file.substring(root.length()) : file;
+    String[] names = below.split("/");
+    for (int i = 0; i + 1 < names.length; i++) {
+      if (!names[i].isEmpty()) {
+        out.add(names[i]);
+      }
     }
     return out;
   }
@@ -155,6 +195,7 @@ public final class SourceFiles {
     }
     boolean glob = isGlob(spec);
     List<FileStatus> files = new ArrayList<>();
+    Map<FileStatus, List<String>> directories = new java.util.IdentityHashMap<>();
     for (FileStatus st : matched) {
       if (glob && !visible(st.getPath().getName())) {
         continue;
@@ -166,16 +207,20 @@ public final class SourceFiles {
           LocatedFileStatus f = it.next();
           if (f.isFile() && visibleBelow(root, f.getPath().toUri().getPath())) {
             files.add(f);
+            directories.put(f, directoriesBetween(root, f.getPath().toUri().getPath()));
           }
         }
       } else {
         files.add(st);
+        if (glob) {
+          directories.put(st, directoriesBetween(globBase(spec), st.getPath().toUri().getPath()));
+        }
       }
     }
     files.sort(Comparator.comparing(f -> f.getPath().toString()));
     List<SourceFile> out = new ArrayList<>();
     for (FileStatus f : files) {
-      out.add(SourceFile.hadoop(f, conf));
+      out.add(SourceFile.hadoop(f, conf).below(directories.get(f)));
     }
     return out;
   }
