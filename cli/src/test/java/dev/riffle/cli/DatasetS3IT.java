@@ -196,6 +196,34 @@ class DatasetS3IT {
     }
   }
 
+  /**
+   * A partitioned prefix on S3 (key=value directories, as Spark writes one) keeps its key as a
+   * column, through a prefix and through a glob, its %XX escapes decoded.
+   */
+  @Test
+  void convertParquetOnS3KeepsPartitionColumns() throws Exception {
+    String local = dir.resolve("ds").toString();
+    Cli.ok("generate", "scalars", local, "--rows", "10", "--seed", "1");
+    String in = root + "-partitioned";
+    try {
+      for (String name : List.of("tissue=lung/a.parquet", "tissue=bone%20marrow/b.parquet")) {
+        Cli.ok("export", "parquet", local, in + "/" + name);
+      }
+      for (String spec : List.of(in, in + "/tissue=*/*.parquet")) {
+        Path out = dir.resolve("p" + spec.length());
+        assertThat(Cli.ok("convert", "parquet", spec, out.toString()).out())
+            .startsWith("converted 20 rows from 2 files ");
+        assertThat(Cli.ok("info", out.toString()).out())
+            .containsPattern("tissue +dictionary<values=utf8, indices=int8> +yes");
+        String rows = Cli.ok("scan", out.toString(), "--columns", "tissue").out();
+        assertThat(rows.lines().filter(l -> l.equals("{\"tissue\":\"bone marrow\"}"))).hasSize(10);
+        assertThat(rows.lines().filter(l -> l.equals("{\"tissue\":\"lung\"}"))).hasSize(10);
+      }
+    } finally {
+      deleteRecursively(in);
+    }
+  }
+
   /** A stage of a prefix with no dataset says so, and leaves no cache behind. */
   @Test
   void stageOfAPrefixWithNoDatasetLeavesNoCache() {
