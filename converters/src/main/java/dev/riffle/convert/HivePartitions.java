@@ -40,7 +40,7 @@ final class HivePartitions {
 
   private final List<String> keys;
   private final List<ArrowType> types;
-  private final List<SourceFile> files;
+  private final java.util.Map<SourceFile, Integer> fileIndex = new java.util.IdentityHashMap<>();
   // values.get(f).get(k): file f's value of key k, decoded (null for NULL)
   private final List<List<String>> values;
 
@@ -48,7 +48,9 @@ final class HivePartitions {
       List<String> keys, List<ArrowType> types, List<SourceFile> files, List<List<String>> values) {
     this.keys = keys;
     this.types = types;
-    this.files = files;
+    for (int f = 0; f < files.size(); f++) {
+      fileIndex.put(files.get(f), f);
+    }
     this.values = values;
   }
 
@@ -168,7 +170,7 @@ final class HivePartitions {
     if (keys.isEmpty()) {
       return batch;
     }
-    int f = files.indexOf(file);
+    int f = fileIndex.get(file);
     int n = batch.getRowCount();
     List<FieldVector> vectors = new ArrayList<>(batch.getFieldVectors());
     List<FieldVector> made = new ArrayList<>();
