@@ -1,0 +1,135 @@
+package dev.riffle.format.write;
+
+import java.util.Locale;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+
+/**
+ * Float lists compared bit for bit: list validity, list lengths, item validity and the raw bits of
+ * every valid item, read from the vectors' buffers (a boxed float may not keep a NaN's payload).
+ * Items are written the same way, from raw bits.
+ */
+final class FloatBits {
+  private FloatBits() {}
+
+  /** The first item of list {@code i} of a list, large list or fixed-size list vector. */
+  static long start(FieldVector v, int i) {
+    if (v instanceof ListVector) {
+      return v.getOffsetBuffer().getInt(4L * i);
+    }
+    if (v instanceof LargeListVector) {
+      return v.getOffsetBuffer().getLong(8L * i);
+    }
+    return (long) i * ((FixedSizeListVector) v).getListSize();
+  }
+
+  /** The end of list {@code i}'s items. */
+  static long end(FieldVector v, int i) {
+    if (v instanceof FixedSizeListVector f) {
+      return (long) (i + 1) * f.getListSize();
+    }
+    return start(v, i + 1);
+  }
+
+  static FieldVector items(FieldVector v) {
+    if (v instanceof ListVector l) {
+      return l.getDataVector();
+    }
+    if (v instanceof LargeListVector l) {
+      return l.getDataVector();
+    }
+    return ((FixedSizeListVector) v).getDataVector();
+  }
+
+  /** The raw bits of valid item {@code t} (a float32's in the low 32 bits). */
+  static long bits(FieldVector items, long t) {
+    return items instanceof Float4Vector
+        ? items.getDataBuffer().getInt(4 * t) & 0xFFFFFFFFL
+        : items.getDataBuffer().getLong(8 * t);
+  }
+
+  /** Sets item {@code t} to the raw {@code bits}, or to null. */
+  static void set(FieldVector items, int t, long bits, boolean isNull) {
+    if (items instanceof Float4Vector f) {
+      f.setSafe(t, 0f);
+      f.getDataBuffer().setInt(4L * t, (int) bits);
+      if (isNull) {
+        f.setNull(t);
+      }
+    } else {
+      Float8Vector d = (Float8Vector) items;
+      d.setSafe(t, 0.0);
+      d.getDataBuffer().setLong(8L * t, bits);
+      if (isNull) {
+        d.setNull(t);
+      }
+    }
+  }
+
+  /** The value and bits of {@code bits}, for a message. */
+  static String describe(long bits, boolean single) {
+    return single
+        ? String.format(Locale.ROOT, "%s (0x%08x)", Float.intBitsToFloat((int) bits), (int) bits)
+        : String.format(Locale.ROOT, "%s (0x%016x)", Double.longBitsToDouble(bits), bits);
+  }
+
+  /**
+   * Fails unless row {@code g} of {@code got} is row {@code w} of {@code want} bit for bit.
+   *
+   * @param what the read path and column, for the message
+   */
+  static void assertSameRow(String what, FieldVector want, int w, FieldVector got, int g) {
+    if (want.isNull(w) != got.isNull(g)) {
+      throw new AssertionError(
+          String.format(
+              Locale.ROOT, "%s: row %d is %snull", what, w, want.isNull(w) ? "" : "not "));
+    }
+    if (want.isNull(w)) {
+      return;
+    }
+    long ws = start(want, w);
+    long wn = end(want, w) - ws;
+    long gs = start(got, g);
+    long gn = end(got, g) - gs;
+    if (wn != gn) {
+      throw new AssertionError(
+          String.format(Locale.ROOT, "%s: row %d has %d items, read back %d", what, w, wn, gn));
+    }
+    FieldVector wi = items(want);
+    FieldVector gi = items(got);
+    boolean single = wi instanceof Float4Vector;
+    if (single != gi instanceof Float4Vector) {
+      throw new AssertionError(what + ": items read back as " + gi.getField());
+    }
+    for (long t = 0; t < wn; t++) {
+      boolean wantNull = wi.isNull((int) (ws + t));
+      boolean gotNull = gi.isNull((int) (gs + t));
+      if (wantNull != gotNull) {
+        throw new AssertionError(
+            String.format(
+                Locale.ROOT, "%s: row %d item %d is %snull", what, w, t, wantNull ? "" : "not "));
+      }
+      if (wantNull) {
+        continue;
+      }
+      long a = bits(wi, ws + t);
+      long b = bits(gi, gs + t);
+      if (a != b) {
+        throw new AssertionError(
+            String.format(
+                Locale.ROOT,
+                "%s: row %d item %d of %d is %s, read back %s",
+                what,
+                w,
+                t,
+                wn,
+                describe(a, single),
+                describe(b, single)));
+      }
+    }
+  }
+}

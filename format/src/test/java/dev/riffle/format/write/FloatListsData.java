@@ -1,0 +1,239 @@
+package dev.riffle.format.write;
+
+import static dev.riffle.format.testing.TypeCase.f;
+import static dev.riffle.format.testing.TypeCase.notNull;
+
+import dev.riffle.format.testing.AdversarialFloats;
+import dev.riffle.format.testing.AdversarialFloats.Regime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Rows of float lists for {@link FloatListsBitsTest}: every list kind the writer stores (list,
+ * large list, fixed-size list; items nullable or not; lists nullable or not) filled in runs of rows
+ * that share a shape (null, empty, one item, a few, hundreds, 5,000), a value regime ({@link
+ * AdversarialFloats}) and null rates. Each column also gets the runs that make the writer use each
+ * float encoding (packed decimal items at two scales, LISTS and RECORDS sectors side by side,
+ * compressed sectors, packed records of forms INTEGERS and DICTIONARY), so that a test can check
+ * that it still covers them; the rest of the rows are random runs.
+ */
+final class FloatListsData {
+  private FloatListsData() {}
+
+  private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  private static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+
+  /** Items of each fixed-size list of fx64: 1,280-byte records, beyond sectors (ZIP_FIXED). */
+  static final int FX64_SIZE = 160;
+
+  static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              f("f32", ArrowType.List.INSTANCE, notNull("item", F32)),
+              f("f32n", ArrowType.List.INSTANCE, f("item", F32)),
+              notNull("f64", ArrowType.List.INSTANCE, notNull("item", F64)),
+              f("f64n", ArrowType.LargeList.INSTANCE, f("item", F64)),
+              f("f32large", ArrowType.LargeList.INSTANCE, notNull("item", F32)),
+              f("fx32", new ArrowType.FixedSizeList(4), f("item", F32)),
+              f("fx64", new ArrowType.FixedSizeList(FX64_SIZE), notNull("item", F64))));
+
+  /** How many items the lists of a run hold. */
+  enum Shape {
+    /** 0 to 8, mostly 0–2. */
+    SHORT,
+    /** Always 1. */
+    ONE,
+    /** 3 to 8 float64 or 6 to 16 float32: records of about 45 bytes either way. */
+    FEW,
+    /** 9 to 120. */
+    MEDIUM,
+    /** 250 to 400, now and then 5,000: records beyond sectors. */
+    LONG,
+    /** 5,000. */
+    HUGE
+  }
+
+  /** Rows that share a shape, a value regime and null rates; one of them may hold an odd value. */
+  record Run(
+      int rows,
+      Shape shape,
+      Regime regime,
+      int scale,
+      int digits,
+      double nullLists,
+      double nullItems,
+      boolean odd) {}
+
+  /** A source of {@code rows} rows (at least 3,400, which the forced runs take). */
+  static VectorSchemaRoot generate(int rows, SplittableRandom r, BufferAllocator allocator) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
+    root.allocateNew();
+    for (FieldVector v : root.getFieldVectors()) {
+      fill(v, rows, r.split());
+    }
+    root.setRowCount(rows);
+    return root;
+  }
+
+  /**
+   * The runs that make the writer use each encoding: two pages' worth of clean decimals at each of
+   * two scales (packed items), decimals with a few null items (RECORDS beside LISTS sectors), a run
+   * with one odd value, short lists of a few special values (compressed sectors), long lists of
+   * counts and of a few special values (packed records, forms INTEGERS and DICTIONARY), a few
+   * 5,000-item lists.
+   */
+  private static List<Run> forcedRuns(SplittableRandom r, boolean single) {
+    int s1 = 1 + r.nextInt(4);
+    int s2 = (s1 + 1 + r.nextInt(5)) % 7;
+    int digits = single ? 5 : 12;
+    List<Run> runs = new ArrayList<>();
+    runs.add(new Run(900, Shape.FEW, Regime.DECIMAL, s1, digits, 0.05, 0, false));
+    runs.add(new Run(900, Shape.FEW, Regime.DECIMAL, s2, digits, 0.05, 0, false));
+    runs.add(new Run(400, Shape.FEW, Regime.DECIMAL, s1, digits, 0.05, 0.03, false));
+    runs.add(new Run(300, Shape.SHORT, Regime.DECIMAL, s2, digits, 0, 0, true));
+    runs.add(new Run(800, Shape.SHORT, Regime.FEW_SPECIAL, 0, 0, 0.1, 0, false));
+    runs.add(new Run(40, Shape.LONG, Regime.COUNTS, 0, 0, 0, 0, false));
+    runs.add(new Run(40, Shape.LONG, Regime.FEW_SPECIAL, 0, 0, 0, 0, false));
+    runs.add(new Run(3, Shape.HUGE, Regime.DECIMAL, s1, digits, 0, 0, true));
+    return runs;
+  }
+
+  private static Run randomRun(SplittableRandom r, boolean single) {
+    Shape[] shapes = Shape.values();
+    Shape shape = shapes[r.nextInt(shapes.length)];
+    Regime[] regimes = Regime.values();
+    Regime regime = regimes[r.nextInt(regimes.length)];
+    int rows =
+        shape == Shape.HUGE ? 1 : shape == Shape.LONG ? 1 + r.nextInt(30) : 1 + r.nextInt(300);
+    double[] nulls = {0, 0, 0.01, 0.1, 0.5};
+    return new Run(
+        rows,
+        shape,
+        regime,
+        r.nextInt(13),
+        1 + r.nextInt(single ? 9 : 17),
+        nulls[r.nextInt(nulls.length)],
+        nulls[r.nextInt(nulls.length)] / 4,
+        r.nextInt(3) == 0);
+  }
+
+  private static int count(Shape shape, boolean single, SplittableRandom r) {
+    switch (shape) {
+      case SHORT:
+        int k = r.nextInt(10);
+        return k < 2 ? 0 : k < 5 ? 1 : k < 7 ? 2 : r.nextInt(3, 9);
+      case ONE:
+        return 1;
+      case FEW:
+        return r.nextInt(3, 9) * (single ? 2 : 1);
+      case MEDIUM:
+        return r.nextInt(9, 121);
+      case LONG:
+        return r.nextInt(40) == 0 ? 5000 : r.nextInt(250, 401);
+      default:
+        return 5000;
+    }
+  }
+
+  private static void fill(FieldVector v, int rows, SplittableRandom r) {
+    Field item = v.getField().getChildren().get(0);
+    boolean single =
+        ((ArrowType.FloatingPoint) item.getType()).getPrecision() == FloatingPointPrecision.SINGLE;
+    boolean nullableLists = v.getField().isNullable();
+    boolean nullableItems = item.isNullable();
+    List<Run> runs = forcedRuns(r, single);
+    int forced = 0;
+    for (Run run : runs) {
+      forced += run.rows();
+    }
+    for (int total = forced; total < rows; ) {
+      Run run = randomRun(r, single);
+      runs.add(run);
+      total += run.rows();
+    }
+    Collections.shuffle(runs, new Random(r.nextLong()));
+    AdversarialFloats values = new AdversarialFloats(r, single);
+    FieldVector items = FloatBits.items(v);
+    long next = 0;
+    int row = 0;
+    for (Run run : runs) {
+      if (run.regime() == Regime.DECIMAL && run.digits() > 0) {
+        values.startDecimals(run.scale(), run.digits());
+      } else {
+        values.start(run.regime(), run.scale());
+      }
+      boolean oddPending = run.odd();
+      for (int k = 0; k < run.rows() && row < rows; k++, row++) {
+        if (nullableLists && r.nextDouble() < run.nullLists()) {
+          setNull(v, row);
+          continue;
+        }
+        int c =
+            v instanceof FixedSizeListVector f ? f.getListSize() : count(run.shape(), single, r);
+        long first = startList(v, row, next);
+        int oddAt = oddPending && c > 0 ? r.nextInt(c) : -1;
+        for (int t = 0; t < c; t++) {
+          boolean isNull = nullableItems && t != oddAt && r.nextDouble() < run.nullItems();
+          long bits = t == oddAt ? values.odd() : values.next();
+          FloatBits.set(items, Math.toIntExact(first + t), bits, isNull);
+        }
+        oddPending &= oddAt < 0;
+        endList(v, row, c);
+        next = first + c;
+      }
+    }
+    if (row < rows) {
+      throw new IllegalStateException("runs hold " + row + " rows, not " + rows);
+    }
+    v.setValueCount(rows);
+  }
+
+  private static void setNull(FieldVector v, int row) {
+    if (v instanceof ListVector l) {
+      l.setNull(row);
+    } else if (v instanceof LargeListVector l) {
+      l.setNull(row);
+    } else {
+      // A null fixed-size list still owns its slots; the writer ignores them.
+      FixedSizeListVector f = (FixedSizeListVector) v;
+      f.setNull(row);
+      FieldVector items = f.getDataVector();
+      for (int t = 0; t < f.getListSize(); t++) {
+        FloatBits.set(items, row * f.getListSize() + t, 0, true);
+      }
+    }
+  }
+
+  private static long startList(FieldVector v, int row, long next) {
+    if (v instanceof ListVector l) {
+      return l.startNewValue(row);
+    }
+    if (v instanceof LargeListVector l) {
+      return l.startNewValue(row);
+    }
+    FixedSizeListVector f = (FixedSizeListVector) v;
+    f.setNotNull(row);
+    return (long) row * f.getListSize();
+  }
+
+  private static void endList(FieldVector v, int row, int c) {
+    if (v instanceof ListVector l) {
+      l.endValue(row, c);
+    } else if (v instanceof LargeListVector l) {
+      l.endValue(row, c);
+    }
+  }
+}
