@@ -162,7 +162,8 @@ public final class AdversarialFloats {
   /** A decimal {@code n / 10^scale} computed one of the ways programs compute them. */
   private long decimal() {
     long n = r.nextLong(-range, range + 1);
-    String text = BigDecimal.valueOf(n, scale).toPlainString();
+    // The text only where it is parsed: formatting every value would cost most of a test's time.
+    String text = form == 0 || form >= 4 ? BigDecimal.valueOf(n, scale).toPlainString() : null;
     double p = Math.pow(10, scale); // exact for scale ≤ 22
     switch (form) {
       case 0: // parsed from text, as a CSV or JSON reader does: correctly rounded

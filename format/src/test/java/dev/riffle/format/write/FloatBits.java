@@ -7,11 +7,12 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /**
- * Float lists compared bit for bit: list validity, list lengths, item validity and the raw bits of
- * every valid item, read from the vectors' buffers (a boxed float may not keep a NaN's payload).
- * Items are written the same way, from raw bits.
+ * Floats and lists and structs of them compared bit for bit: validity at every level, list lengths
+ * and the raw bits of every valid float, read from the vectors' buffers (a boxed float may not keep
+ * a NaN's payload). Floats are written the same way, from raw bits.
  */
 final class FloatBits {
   private FloatBits() {}
@@ -45,14 +46,14 @@ final class FloatBits {
     return ((FixedSizeListVector) v).getDataVector();
   }
 
-  /** The raw bits of valid item {@code t} (a float32's in the low 32 bits). */
+  /** The raw bits of valid float {@code t} (a float32's in the low 32 bits). */
   static long bits(FieldVector items, long t) {
     return items instanceof Float4Vector
         ? items.getDataBuffer().getInt(4 * t) & 0xFFFFFFFFL
         : items.getDataBuffer().getLong(8 * t);
   }
 
-  /** Sets item {@code t} to the raw {@code bits}, or to null. */
+  /** Sets float {@code t} to the raw {@code bits}, or to null. */
   static void set(FieldVector items, int t, long bits, boolean isNull) {
     if (items instanceof Float4Vector f) {
       f.setSafe(t, 0f);
@@ -78,57 +79,53 @@ final class FloatBits {
   }
 
   /**
-   * Fails unless row {@code g} of {@code got} is row {@code w} of {@code want} bit for bit.
+   * Fails unless slot {@code g} of {@code got} is slot {@code w} of {@code want} bit for bit: a
+   * float, or a list, fixed-size list or struct of them.
    *
-   * @param what the read path and column, for the message
+   * @param what the read path, column and row, for the message
    */
-  static void assertSameRow(String what, FieldVector want, int w, FieldVector got, int g) {
+  static void assertSameValue(String what, FieldVector want, int w, FieldVector got, int g) {
     if (want.isNull(w) != got.isNull(g)) {
-      throw new AssertionError(
-          String.format(
-              Locale.ROOT, "%s: row %d is %snull", what, w, want.isNull(w) ? "" : "not "));
+      throw new AssertionError(what + " is " + (want.isNull(w) ? "" : "not ") + "null");
     }
     if (want.isNull(w)) {
       return;
     }
-    long ws = start(want, w);
-    long wn = end(want, w) - ws;
-    long gs = start(got, g);
-    long gn = end(got, g) - gs;
-    if (wn != gn) {
-      throw new AssertionError(
-          String.format(Locale.ROOT, "%s: row %d has %d items, read back %d", what, w, wn, gn));
-    }
-    FieldVector wi = items(want);
-    FieldVector gi = items(got);
-    boolean single = wi instanceof Float4Vector;
-    if (single != gi instanceof Float4Vector) {
-      throw new AssertionError(what + ": items read back as " + gi.getField());
-    }
-    for (long t = 0; t < wn; t++) {
-      boolean wantNull = wi.isNull((int) (ws + t));
-      boolean gotNull = gi.isNull((int) (gs + t));
-      if (wantNull != gotNull) {
-        throw new AssertionError(
-            String.format(
-                Locale.ROOT, "%s: row %d item %d is %snull", what, w, t, wantNull ? "" : "not "));
+    if (want instanceof Float4Vector || want instanceof Float8Vector) {
+      boolean single = want instanceof Float4Vector;
+      if (single != got instanceof Float4Vector) {
+        throw new AssertionError(what + " read back as " + got.getField());
       }
-      if (wantNull) {
-        continue;
-      }
-      long a = bits(wi, ws + t);
-      long b = bits(gi, gs + t);
+      long a = bits(want, w);
+      long b = bits(got, g);
       if (a != b) {
         throw new AssertionError(
-            String.format(
-                Locale.ROOT,
-                "%s: row %d item %d of %d is %s, read back %s",
-                what,
-                w,
-                t,
-                wn,
-                describe(a, single),
-                describe(b, single)));
+            what + " is " + describe(a, single) + ", read back " + describe(b, single));
+      }
+    } else if (want instanceof StructVector s) {
+      StructVector t = (StructVector) got;
+      for (FieldVector child : s.getChildrenFromFields()) {
+        String name = child.getName();
+        assertSameValue(what + "." + name, child, w, (FieldVector) t.getChild(name), g);
+      }
+    } else {
+      long ws = start(want, w);
+      long wn = end(want, w) - ws;
+      long gs = start(got, g);
+      long gn = end(got, g) - gs;
+      if (wn != gn) {
+        throw new AssertionError(
+            String.format(Locale.ROOT, "%s has %d items, read back %d", what, wn, gn));
+      }
+      FieldVector wi = items(want);
+      FieldVector gi = items(got);
+      for (long t = 0; t < wn; t++) {
+        assertSameValue(
+            what + "[" + t + " of " + wn + "]",
+            wi,
+            Math.toIntExact(ws + t),
+            gi,
+            Math.toIntExact(gs + t));
       }
     }
   }

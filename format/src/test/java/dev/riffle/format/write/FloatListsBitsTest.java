@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -50,7 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @ExtendWith(SeedExtension.class)
 class FloatListsBitsTest {
-  private static final int ROWS = 6000;
+  private static final int ROWS = 5000;
 
   @TempDir Path dir;
   BufferAllocator allocator;
@@ -100,7 +101,8 @@ class FloatListsBitsTest {
             smallPagesCoverage(f, file);
             break;
           case "split, grouped":
-            long split = f.recordCensus(f.schema().columnOf(6)).counts()[RecordCensus.KIND_SPLIT];
+            int fx64 = f.schema().columnOf(f.schema().fieldIndex("fx64"));
+            long split = f.recordCensus(fx64).counts()[RecordCensus.KIND_SPLIT];
             assertThat(split).as("split fx64 records").isPositive();
             break;
           case "defaults":
@@ -135,8 +137,8 @@ class FloatListsBitsTest {
       String what, VectorSchemaRoot source, int w, VectorSchemaRoot got, int g) {
     for (int c = 0; c < source.getFieldVectors().size(); c++) {
       String name = source.getSchema().getFields().get(c).getName();
-      FloatBits.assertSameRow(
-          what + ", column " + name, source.getVector(c), w, got.getVector(name), g);
+      FloatBits.assertSameValue(
+          what + ", " + name + " row " + w, source.getVector(c), w, got.getVector(name), g);
     }
   }
 
@@ -278,7 +280,8 @@ class FloatListsBitsTest {
   /**
    * With small pages every encoding occurs: packed decimal items at two scales or more, LISTS and
    * RECORDS sectors in columns of nullable items, compressed sectors, packed records of forms
-   * INTEGERS and DICTIONARY, and ZIP_FIXED pages of fixed-size lists.
+   * INTEGERS and DICTIONARY (and packed float lists inside lists and structs), ZIP_FIXED pages of
+   * fixed-size lists and FLAT sectors of scalar floats.
    */
   private static void smallPagesCoverage(FileReader f, byte[] file) throws IOException {
     String[] lists = {"f32", "f32n", "f64", "f64n", "f32large"};
@@ -308,6 +311,18 @@ class FloatListsBitsTest {
       compressed += Arrays.stream(census.zstdSectors()).sum();
     }
     assertThat(compressed).as("compressed sectors").isPositive();
+    for (String name : List.of("nested", "st")) {
+      int c = f.schema().columnOf(f.schema().fieldIndex(name));
+      assertThat(f.recordCensus(c).counts()[RecordCensus.KIND_PACKED])
+          .as(name + ": packed records (float lists inside)")
+          .isPositive();
+    }
+    for (String name : List.of("f32s", "f64s")) {
+      int c = f.schema().columnOf(f.schema().fieldIndex(name));
+      assertThat(f.recordCensus(c).sectors()[SectorLayout.CODEC_FLAT])
+          .as(name + ": FLAT sectors")
+          .isPositive();
+    }
     int fx64 = f.schema().columnOf(f.schema().fieldIndex("fx64"));
     assertThat(f.pages(fx64))
         .as("fx64 pages")

@@ -16,6 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -48,7 +49,18 @@ final class FloatListsData {
               f("f64n", ArrowType.LargeList.INSTANCE, f("item", F64)),
               f("f32large", ArrowType.LargeList.INSTANCE, notNull("item", F32)),
               f("fx32", new ArrowType.FixedSizeList(4), f("item", F32)),
-              f("fx64", new ArrowType.FixedSizeList(FX64_SIZE), notNull("item", F64))));
+              f("fx64", new ArrowType.FixedSizeList(FX64_SIZE), notNull("item", F64)),
+              notNull("f32s", F32),
+              f("f64s", F64),
+              f(
+                  "nested",
+                  ArrowType.List.INSTANCE,
+                  notNull("item", ArrowType.List.INSTANCE, notNull("item", F32))),
+              f(
+                  "st",
+                  ArrowType.Struct.INSTANCE,
+                  f("x", F64),
+                  f("v", ArrowType.LargeList.INSTANCE, f("item", F64)))));
 
   /** How many items the lists of a run hold. */
   enum Shape {
@@ -98,7 +110,7 @@ final class FloatListsData {
   private static List<Run> forcedRuns(SplittableRandom r, boolean single) {
     int s1 = 1 + r.nextInt(4);
     int s2 = (s1 + 1 + r.nextInt(5)) % 7;
-    int digits = single ? 5 : 12;
+    int digits = 1 + r.nextInt(single ? 5 : 12);
     List<Run> runs = new ArrayList<>();
     runs.add(new Run(900, Shape.FEW, Regime.DECIMAL, s1, digits, 0.05, 0, false));
     runs.add(new Run(900, Shape.FEW, Regime.DECIMAL, s2, digits, 0.05, 0, false));
@@ -148,12 +160,9 @@ final class FloatListsData {
     }
   }
 
+  /** Fills the {@code rows} rows of top-level vector {@code v} run by run. */
   private static void fill(FieldVector v, int rows, SplittableRandom r) {
-    Field item = v.getField().getChildren().get(0);
-    boolean single =
-        ((ArrowType.FloatingPoint) item.getType()).getPrecision() == FloatingPointPrecision.SINGLE;
-    boolean nullableLists = v.getField().isNullable();
-    boolean nullableItems = item.isNullable();
+    boolean single = firstFloatIsSingle(v.getField());
     List<Run> runs = forcedRuns(r, single);
     int forced = 0;
     for (Run run : runs) {
@@ -165,34 +174,12 @@ final class FloatListsData {
       total += run.rows();
     }
     Collections.shuffle(runs, new Random(r.nextLong()));
-    AdversarialFloats values = new AdversarialFloats(r, single);
-    FieldVector items = FloatBits.items(v);
-    long next = 0;
+    Values values = new Values(r, single);
     int row = 0;
     for (Run run : runs) {
-      if (run.regime() == Regime.DECIMAL && run.digits() > 0) {
-        values.startDecimals(run.scale(), run.digits());
-      } else {
-        values.start(run.regime(), run.scale());
-      }
-      boolean oddPending = run.odd();
+      values.start(run);
       for (int k = 0; k < run.rows() && row < rows; k++, row++) {
-        if (nullableLists && r.nextDouble() < run.nullLists()) {
-          setNull(v, row);
-          continue;
-        }
-        int c =
-            v instanceof FixedSizeListVector f ? f.getListSize() : count(run.shape(), single, r);
-        long first = startList(v, row, next);
-        int oddAt = oddPending && c > 0 ? r.nextInt(c) : -1;
-        for (int t = 0; t < c; t++) {
-          boolean isNull = nullableItems && t != oddAt && r.nextDouble() < run.nullItems();
-          long bits = t == oddAt ? values.odd() : values.next();
-          FloatBits.set(items, Math.toIntExact(first + t), bits, isNull);
-        }
-        oddPending &= oddAt < 0;
-        endList(v, row, c);
-        next = first + c;
+        put(v, row, values, true);
       }
     }
     if (row < rows) {
@@ -201,39 +188,115 @@ final class FloatListsData {
     v.setValueCount(rows);
   }
 
-  private static void setNull(FieldVector v, int row) {
-    if (v instanceof ListVector l) {
-      l.setNull(row);
-    } else if (v instanceof LargeListVector l) {
-      l.setNull(row);
-    } else {
-      // A null fixed-size list still owns its slots; the writer ignores them.
-      FixedSizeListVector f = (FixedSizeListVector) v;
-      f.setNull(row);
-      FieldVector items = f.getDataVector();
+  /** The values of the current run of one column, and whether its odd value is still to come. */
+  private static final class Values {
+    final SplittableRandom r;
+    final boolean single;
+    final AdversarialFloats floats;
+    Run run;
+    boolean oddPending;
+
+    Values(SplittableRandom r, boolean single) {
+      this.r = r;
+      this.single = single;
+      this.floats = new AdversarialFloats(r, single);
+    }
+
+    void start(Run run) {
+      this.run = run;
+      if (run.regime() == Regime.DECIMAL && run.digits() > 0) {
+        floats.startDecimals(run.scale(), run.digits());
+      } else {
+        floats.start(run.regime(), run.scale());
+      }
+      oddPending = run.odd();
+    }
+
+    long next() {
+      if (oddPending && r.nextInt(8) == 0) {
+        oddPending = false;
+        return floats.odd();
+      }
+      return floats.next();
+    }
+  }
+
+  private static boolean firstFloatIsSingle(Field field) {
+    if (field.getType() instanceof ArrowType.FloatingPoint fp) {
+      return fp.getPrecision() == FloatingPointPrecision.SINGLE;
+    }
+    return firstFloatIsSingle(field.getChildren().get(0));
+  }
+
+  /**
+   * Writes slot {@code i} of {@code v} (written in order): a float, or a list, fixed-size list or
+   * struct of them, null at the run's rate (lists and structs at its list rate, floats at its item
+   * rate) where the field is nullable.
+   */
+  private static void put(FieldVector v, int i, Values values, boolean top) {
+    Run run = values.run;
+    SplittableRandom r = values.r;
+    boolean isFloat = v.getField().getType() instanceof ArrowType.FloatingPoint;
+    double nullRate = isFloat && !top ? run.nullItems() : run.nullLists();
+    if (v.getField().isNullable() && r.nextDouble() < nullRate) {
+      putNull(v, i);
+      return;
+    }
+    if (isFloat) {
+      FloatBits.set(v, i, values.next(), false);
+    } else if (v instanceof ListVector || v instanceof LargeListVector) {
+      FieldVector items = FloatBits.items(v);
+      // Lists of lists hold a few lists each, so that their items stay within bounds.
+      int c =
+          items.getField().getType() instanceof ArrowType.FloatingPoint
+              ? count(run.shape(), values.single, r)
+              : r.nextInt(4);
+      long first =
+          v instanceof ListVector l ? l.startNewValue(i) : ((LargeListVector) v).startNewValue(i);
+      for (int t = 0; t < c; t++) {
+        put(items, Math.toIntExact(first + t), values, false);
+      }
+      if (v instanceof ListVector l) {
+        l.endValue(i, c);
+      } else {
+        ((LargeListVector) v).endValue(i, c);
+      }
+    } else if (v instanceof FixedSizeListVector f) {
+      f.setNotNull(i);
       for (int t = 0; t < f.getListSize(); t++) {
-        FloatBits.set(items, row * f.getListSize() + t, 0, true);
+        put(f.getDataVector(), i * f.getListSize() + t, values, false);
+      }
+    } else {
+      StructVector s = (StructVector) v;
+      s.setIndexDefined(i);
+      for (FieldVector child : s.getChildrenFromFields()) {
+        put(child, i, values, false);
       }
     }
   }
 
-  private static long startList(FieldVector v, int row, long next) {
-    if (v instanceof ListVector l) {
-      return l.startNewValue(row);
-    }
-    if (v instanceof LargeListVector l) {
-      return l.startNewValue(row);
-    }
-    FixedSizeListVector f = (FixedSizeListVector) v;
-    f.setNotNull(row);
-    return (long) row * f.getListSize();
-  }
-
-  private static void endList(FieldVector v, int row, int c) {
-    if (v instanceof ListVector l) {
-      l.endValue(row, c);
+  /**
+   * A null slot; a null fixed-size list or struct still owns its children's slots (the writer
+   * ignores them), which are made null too so that children stay written in order.
+   */
+  private static void putNull(FieldVector v, int i) {
+    if (v.getField().getType() instanceof ArrowType.FloatingPoint) {
+      FloatBits.set(v, i, 0, true);
+    } else if (v instanceof ListVector l) {
+      l.setNull(i);
     } else if (v instanceof LargeListVector l) {
-      l.endValue(row, c);
+      l.setNull(i);
+    } else if (v instanceof FixedSizeListVector f) {
+      f.setNull(i);
+      for (int t = 0; t < f.getListSize(); t++) {
+        putNull(f.getDataVector(), i * f.getListSize() + t);
+      }
+    } else {
+      StructVector s = (StructVector) v;
+      s.setNull(i);
+      for (FieldVector child : s.getChildrenFromFields()) {
+        putNull(child, i);
+      }
     }
   }
 }
