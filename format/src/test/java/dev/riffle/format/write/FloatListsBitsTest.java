@@ -12,6 +12,8 @@ import dev.riffle.format.read.RecordCensus;
 import dev.riffle.format.read.RowRanges;
 import dev.riffle.format.read.RowSelection;
 import dev.riffle.format.read.ScanCursor;
+import dev.riffle.format.testing.FloatBits;
+import dev.riffle.format.testing.FloatListsData;
 import dev.riffle.format.testing.Seed;
 import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.write.CorruptionTest.BytesSource;

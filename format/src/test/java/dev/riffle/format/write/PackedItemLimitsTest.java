@@ -10,6 +10,7 @@ import dev.riffle.format.encoding.DecimalFloats;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.ScanCursor;
+import dev.riffle.format.testing.FloatBits;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

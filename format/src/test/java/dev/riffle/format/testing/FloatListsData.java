@@ -1,9 +1,8 @@
-package dev.riffle.format.write;
+package dev.riffle.format.testing;
 
 import static dev.riffle.format.testing.TypeCase.f;
 import static dev.riffle.format.testing.TypeCase.notNull;
 
-import dev.riffle.format.testing.AdversarialFloats;
 import dev.riffle.format.testing.AdversarialFloats.Regime;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Rows of float lists for {@link FloatListsBitsTest}: every list kind the writer stores (list,
+ * Rows of float lists for {@code FloatListsBitsTest}: every list kind the writer stores (list,
  * large list, fixed-size list; items nullable or not; lists nullable or not) filled in runs of rows
  * that share a shape (null, empty, one item, a few, hundreds, 5,000), a value regime ({@link
  * AdversarialFloats}) and null rates. Each column also gets the runs that make the writer use each
@@ -31,16 +30,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * compressed sectors, packed records of forms INTEGERS and DICTIONARY), so that a test can check
  * that it still covers them; the rest of the rows are random runs.
  */
-final class FloatListsData {
+public final class FloatListsData {
   private FloatListsData() {}
 
   private static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   private static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
   /** Items of each fixed-size list of fx64: 1,280-byte records, beyond sectors (ZIP_FIXED). */
-  static final int FX64_SIZE = 160;
+  public static final int FX64_SIZE = 160;
 
-  static final Schema SCHEMA =
+  public static final Schema SCHEMA =
       new Schema(
           List.of(
               f("f32", ArrowType.List.INSTANCE, notNull("item", F32)),
@@ -90,7 +89,7 @@ final class FloatListsData {
       boolean odd) {}
 
   /** A source of {@code rows} rows (at least 3,400, which the forced runs take). */
-  static VectorSchemaRoot generate(int rows, SplittableRandom r, BufferAllocator allocator) {
+  public static VectorSchemaRoot generate(int rows, SplittableRandom r, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
     root.allocateNew();
     for (FieldVector v : root.getFieldVectors()) {
@@ -168,22 +167,30 @@ final class FloatListsData {
     for (Run run : runs) {
       forced += run.rows();
     }
+    // Random runs fill the rest exactly, so that no forced run is cut short.
     for (int total = forced; total < rows; ) {
       Run run = randomRun(r, single);
-      runs.add(run);
-      total += run.rows();
+      int n = Math.min(run.rows(), rows - total);
+      runs.add(
+          new Run(
+              n,
+              run.shape(),
+              run.regime(),
+              run.scale(),
+              run.digits(),
+              run.nullLists(),
+              run.nullItems(),
+              run.odd()));
+      total += n;
     }
     Collections.shuffle(runs, new Random(r.nextLong()));
     Values values = new Values(r, single);
     int row = 0;
     for (Run run : runs) {
       values.start(run);
-      for (int k = 0; k < run.rows() && row < rows; k++, row++) {
+      for (int k = 0; k < run.rows(); k++, row++) {
         put(v, row, values, true);
       }
-    }
-    if (row < rows) {
-      throw new IllegalStateException("runs hold " + row + " rows, not " + rows);
     }
     v.setValueCount(rows);
   }

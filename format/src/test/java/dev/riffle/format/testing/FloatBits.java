@@ -1,4 +1,4 @@
-package dev.riffle.format.write;
+package dev.riffle.format.testing;
 
 import java.util.Locale;
 import org.apache.arrow.vector.FieldVector;
@@ -14,11 +14,11 @@ import org.apache.arrow.vector.complex.StructVector;
  * and the raw bits of every valid float, read from the vectors' buffers (a boxed float may not keep
  * a NaN's payload). Floats are written the same way, from raw bits.
  */
-final class FloatBits {
+public final class FloatBits {
   private FloatBits() {}
 
   /** The first item of list {@code i} of a list, large list or fixed-size list vector. */
-  static long start(FieldVector v, int i) {
+  public static long start(FieldVector v, int i) {
     if (v instanceof ListVector) {
       return v.getOffsetBuffer().getInt(4L * i);
     }
@@ -29,14 +29,14 @@ final class FloatBits {
   }
 
   /** The end of list {@code i}'s items. */
-  static long end(FieldVector v, int i) {
+  public static long end(FieldVector v, int i) {
     if (v instanceof FixedSizeListVector f) {
       return (long) (i + 1) * f.getListSize();
     }
     return start(v, i + 1);
   }
 
-  static FieldVector items(FieldVector v) {
+  public static FieldVector items(FieldVector v) {
     if (v instanceof ListVector l) {
       return l.getDataVector();
     }
@@ -47,14 +47,14 @@ final class FloatBits {
   }
 
   /** The raw bits of valid float {@code t} (a float32's in the low 32 bits). */
-  static long bits(FieldVector items, long t) {
+  public static long bits(FieldVector items, long t) {
     return items instanceof Float4Vector
         ? items.getDataBuffer().getInt(4 * t) & 0xFFFFFFFFL
         : items.getDataBuffer().getLong(8 * t);
   }
 
   /** Sets float {@code t} to the raw {@code bits}, or to null. */
-  static void set(FieldVector items, int t, long bits, boolean isNull) {
+  public static void set(FieldVector items, int t, long bits, boolean isNull) {
     if (items instanceof Float4Vector f) {
       f.setSafe(t, 0f);
       f.getDataBuffer().setInt(4L * t, (int) bits);
@@ -72,7 +72,7 @@ final class FloatBits {
   }
 
   /** The value and bits of {@code bits}, for a message. */
-  static String describe(long bits, boolean single) {
+  public static String describe(long bits, boolean single) {
     return single
         ? String.format(Locale.ROOT, "%s (0x%08x)", Float.intBitsToFloat((int) bits), (int) bits)
         : String.format(Locale.ROOT, "%s (0x%016x)", Double.longBitsToDouble(bits), bits);
@@ -84,7 +84,7 @@ final class FloatBits {
    *
    * @param what the read path, column and row, for the message
    */
-  static void assertSameValue(String what, FieldVector want, int w, FieldVector got, int g) {
+  public static void assertSameValue(String what, FieldVector want, int w, FieldVector got, int g) {
     if (want.isNull(w) != got.isNull(g)) {
       throw new AssertionError(what + " is " + (want.isNull(w) ? "" : "not ") + "null");
     }
