@@ -77,7 +77,10 @@ class FloatListsBitsTest {
         Arguments.of("no zstd", d.withZstdLevel(0).withPageBytes(32 * 1024)),
         Arguments.of(
             "split, grouped",
-            d.withSplitFloats(true).withColumnGroup("f32", "f64").withPageBytes(64 * 1024)),
+            d.withSplitFloats(true)
+                .withColumnGroup("f32", "f64")
+                .withColumnGroup("f32n", "f64n", "f32s", "st")
+                .withPageBytes(64 * 1024)),
         Arguments.of(
             "records only",
             d.withListSectors(false).withPackRecords(false).withCompressSectors(false)));
