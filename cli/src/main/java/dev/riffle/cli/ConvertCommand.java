@@ -157,7 +157,11 @@ public final class ConvertCommand implements Callable<Integer> {
             + " below) and globs, local or on a Hadoop file system (s3a://...); as in Hadoop, a"
             + " directory or glob leaves out names starting with _ or . (_SUCCESS, .crc files,"
             + " _temporary/ of unfinished Spark jobs). Their schemas must be equal. Rows keep the"
-            + " order of the inputs."
+            + " order of the inputs.",
+        "A partitioned input keeps its keys: each key=value directory below a directory or a"
+            + " glob's base (cells/plate=p07/part-0.parquet, as Spark, Hive and DuckDB write)"
+            + " adds the column key, int64 or float64 where every value is written as one, else"
+            + " a categorical of strings."
       })
   static final class Parquet implements Callable<Integer> {
     @Spec CommandSpec spec;
