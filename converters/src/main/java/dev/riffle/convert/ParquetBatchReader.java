@@ -215,12 +215,7 @@ final class ParquetBatchReader implements AutoCloseable {
           };
       List<BlockMetaData> groups = reader.getRowGroups();
       for (int g = 0; ; g++) {
-        PageReadStore pages;
-        try {
-          pages = reader.readNextRowGroup();
-        } catch (IOException | RuntimeException e) {
-          throw new InputException(name, "cannot read row group " + g + " (" + oneLine(e) + ")", e);
-        }
+        PageReadStore pages = nextRowGroup(g);
         if (pages == null) {
           break;
         }
@@ -277,12 +272,7 @@ final class ParquetBatchReader implements AutoCloseable {
           public void end() {}
         };
     for (int g = 0; ; g++) {
-      PageReadStore pages;
-      try {
-        pages = reader.readNextRowGroup();
-      } catch (IOException | RuntimeException e) {
-        throw new InputException(name, "cannot read row group " + g + " (" + oneLine(e) + ")", e);
-      }
+      PageReadStore pages = nextRowGroup(g);
       if (pages == null) {
         return;
       }
@@ -315,6 +305,15 @@ final class ParquetBatchReader implements AutoCloseable {
           }
         }
       }
+    }
+  }
+
+  /** Row group {@code g} (the next), or null after the last; a damaged one is named. */
+  private PageReadStore nextRowGroup(int g) throws InputException {
+    try {
+      return reader.readNextRowGroup();
+    } catch (IOException | RuntimeException e) {
+      throw new InputException(name, "cannot read row group " + g + " (" + oneLine(e) + ")", e);
     }
   }
 

@@ -86,7 +86,7 @@ class CategoricalsTest {
   }
 
   /** A dictionary's values as strings, in code order. */
-  private static List<String> values(Dictionary d) {
+  static List<String> values(Dictionary d) {
     VariableWidthFieldVector v = (VariableWidthFieldVector) d.getVector();
     List<String> out = new ArrayList<>();
     for (int i = 0; i < v.getValueCount(); i++) {
@@ -95,14 +95,19 @@ class CategoricalsTest {
     return out;
   }
 
-  private static Dictionary dictionary(Schema schema, DictionaryProvider p, String field) {
+  static Dictionary dictionary(Schema schema, DictionaryProvider p, String field) {
     DictionaryEncoding e = schema.findField(field).getDictionary();
     assertThat(e).as(field + " is dictionary-encoded").isNotNull();
     return p.lookup(e.getId());
   }
 
-  /** Every row of {@code fields}, categoricals decoded through the dataset's dictionaries. */
   private List<List<String>> rows(Path out, List<String> fields) throws IOException {
+    return rows(out, fields, allocator);
+  }
+
+  /** Every row of {@code fields}, categoricals decoded through the dataset's dictionaries. */
+  static List<List<String>> rows(Path out, List<String> fields, BufferAllocator allocator)
+      throws IOException {
     List<List<String>> rows = new ArrayList<>();
     try (LocalStorage storage = new LocalStorage(out);
         Dataset d = Dataset.open(storage, allocator)) {

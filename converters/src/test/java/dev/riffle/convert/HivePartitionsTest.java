@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.riffle.dataset.Dataset;
-import dev.riffle.dataset.DatasetView;
 import dev.riffle.dataset.storage.LocalStorage;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,11 +17,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.dictionary.Dictionary;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -64,39 +57,10 @@ class HivePartitionsTest {
 
   /** Rows as text, categoricals decoded, ordered by the first column. */
   private List<List<String>> rows(Path out, List<String> fields) throws IOException {
-    List<List<String>> rows = new ArrayList<>();
-    try (LocalStorage storage = new LocalStorage(out);
-        Dataset d = Dataset.open(storage, allocator)) {
-      DatasetView.Cursor c = d.all().scan(fields, 64);
-      while (true) {
-        try (VectorSchemaRoot b = c.next()) {
-          if (b == null) {
-            break;
-          }
-          for (int i = 0; i < b.getRowCount(); i++) {
-            List<String> row = new ArrayList<>();
-            for (String f : fields) {
-              FieldVector v = b.getVector(f);
-              if (v.isNull(i)) {
-                row.add(null);
-              } else if (v.getField().getDictionary() != null) {
-                Dictionary dict = d.dictionaries().lookup(v.getField().getDictionary().getId());
-                int code = (int) ((BaseIntVector) v).getValueAsLong(i);
-                row.add(new String(((VarCharVector) dict.getVector()).get(code), UTF8));
-              } else {
-                row.add(String.valueOf(v.getObject(i)));
-              }
-            }
-            rows.add(row);
-          }
-        }
-      }
-    }
+    List<List<String>> rows = new ArrayList<>(CategoricalsTest.rows(out, fields, allocator));
     rows.sort(Comparator.comparing(r -> Integer.parseInt(r.get(0))));
     return rows;
   }
-
-  private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
 
   private static List<List<String>> duckDbRows() throws IOException {
     JsonNode all =
@@ -127,14 +91,10 @@ class HivePartitionsTest {
       assertThat(schema.findField("cell_type").getDictionary()).isNotNull();
       assertThat(schema.findField("plate").getType()).isEqualTo(new ArrowType.Int(64, true));
       // One dictionary, sorted by code point, the null partition a null.
-      Dictionary dict =
-          d.dictionaries().lookup(schema.findField("cell_type").getDictionary().getId());
-      List<String> values = new ArrayList<>();
-      VarCharVector v = (VarCharVector) dict.getVector();
-      for (int i = 0; i < v.getValueCount(); i++) {
-        values.add(new String(v.get(i), UTF8));
-      }
-      assertThat(values).containsExactly("007", "T cell", "a/b", "x=y %", "Ünïcode");
+      assertThat(
+              CategoricalsTest.values(
+                  CategoricalsTest.dictionary(schema, d.dictionaries(), "cell_type")))
+          .containsExactly("007", "T cell", "a/b", "x=y %", "Ünïcode");
     }
     assertThat(rows(out, List.of("id", "x", "cell_type", "plate"))).isEqualTo(duckDbRows());
   }
