@@ -101,18 +101,31 @@ public final class Categoricals implements AutoCloseable {
    * one per column and input file, then merges them.
    */
   static final class Distinct {
+    /**
+     * Heap a set may take, about: one per file and thread is held at once, then merged, so that a
+     * column of mostly distinct values (ids, free text) asked for by mistake is refused before it
+     * exhausts the heap.
+     */
+    static final long HEAP = Runtime.getRuntime().maxMemory() / 8;
+
+    // A value's cost in the set beyond its bytes: its key object, array header and hash node.
+    private static final int OVERHEAD = 80;
+
     final String column;
     final Set<Bytes> values = new HashSet<>();
     private final int cap;
+    private final long heap;
+    private long bytes;
 
     Distinct(String column) {
-      this(column, MAX_VALUES);
+      this(column, MAX_VALUES, HEAP);
     }
 
-    /** With a smaller cap than the format's, for tests. */
-    Distinct(String column, int cap) {
+    /** With smaller limits than the format's and the heap's, for tests. */
+    Distinct(String column, int cap, long heap) {
       this.column = column;
       this.cap = cap;
+      this.heap = heap;
     }
 
     /**
@@ -120,12 +133,17 @@ public final class Categoricals implements AutoCloseable {
      */
     void add(byte[] value) {
       if (values.add(new Bytes(value))) {
+        bytes += OVERHEAD + value.length;
         checkSize();
       }
     }
 
     void addAll(Distinct other) {
-      values.addAll(other.values);
+      for (Bytes b : other.values) {
+        if (values.add(b)) {
+          bytes += OVERHEAD + b.bytes().length;
+        }
+      }
       checkSize();
     }
 
@@ -138,6 +156,17 @@ public final class Categoricals implements AutoCloseable {
                     + " categorical holds; leave it a string column",
                 column,
                 cap));
+      }
+      if (bytes > heap) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "--categorical column '%s' has over %,d distinct values (%,d MiB of them), more"
+                    + " than this process's heap can hold as a dictionary; leave it a string"
+                    + " column, or give Java more heap (RIFFLE_JAVA_OPTS=-Xmx...)",
+                column,
+                values.size(),
+                bytes >> 20));
       }
     }
   }

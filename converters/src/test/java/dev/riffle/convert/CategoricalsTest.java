@@ -319,7 +319,7 @@ class CategoricalsTest {
 
   @Test
   void tooManyDistinctValuesAreRefusedNamingTheColumnAndTheLimit() {
-    Categoricals.Distinct d = new Categoricals.Distinct("cell_id", 3);
+    Categoricals.Distinct d = new Categoricals.Distinct("cell_id", 3, Long.MAX_VALUE);
     for (String s : List.of("a", "b", "a", "c", "b")) {
       d.add(s.getBytes(StandardCharsets.UTF_8));
     }
@@ -328,14 +328,32 @@ class CategoricalsTest {
         .hasMessage(
             "--categorical column 'cell_id' has more than 3 distinct values, the most a categorical"
                 + " holds; leave it a string column");
-    Categoricals.Distinct merged = new Categoricals.Distinct("cell_id", 3);
+    Categoricals.Distinct merged = new Categoricals.Distinct("cell_id", 3, Long.MAX_VALUE);
     merged.add("x".getBytes(StandardCharsets.UTF_8));
-    Categoricals.Distinct other = new Categoricals.Distinct("cell_id", 3);
+    Categoricals.Distinct other = new Categoricals.Distinct("cell_id", 3, Long.MAX_VALUE);
     for (String s : List.of("a", "b", "c")) {
       other.add(s.getBytes(StandardCharsets.UTF_8));
     }
     assertThatThrownBy(() -> merged.addAll(other)).hasMessageContaining("more than 3 distinct");
     assertThat(Categoricals.MAX_VALUES).isEqualTo(1 << 24);
+
+    // Long distinct values (ids, free text) are refused by the heap they take, before an
+    // OutOfMemoryError: here 10 values of 1 KiB against a budget of 8 KiB.
+    Categoricals.Distinct ids = new Categoricals.Distinct("cell_id", 1 << 24, 8 << 10);
+    byte[] value = new byte[1024];
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 10; i++) {
+                value[0] = (byte) i;
+                ids.add(value.clone());
+              }
+            })
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--categorical column 'cell_id' has over 8 distinct values (0 MiB")
+        .hasMessageEndingWith(
+            "more than this process's heap can hold as a dictionary; leave it a string column, or"
+                + " give Java more heap (RIFFLE_JAVA_OPTS=-Xmx...)");
+    assertThat(Categoricals.Distinct.HEAP).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
   }
 
   /**
