@@ -18,6 +18,8 @@ final class EpochCpu {
   private final long[] cpu;
   private final long[] jit;
   private int marked;
+  private long endCpu = -1;
+  private long endJit = -1;
 
   /** Marks the start (now) of a run of {@code epochs} epochs. */
   EpochCpu(long epochs) {
@@ -36,14 +38,24 @@ final class EpochCpu {
     }
   }
 
-  /** Process CPU over the epochs marked so far, nanoseconds, or -1 if unknown. */
-  long totalNanos() {
-    return cpu[0] < 0 || marked < 2 ? -1 : cpu[marked - 1] - cpu[0];
+  /**
+   * Marks the end of the run: the end of its last epoch where every epoch was marked (so that the
+   * epochs add up to the run), else now (a run cut short, or past the epochs kept).
+   */
+  void finish() {
+    boolean all = marked == cpu.length;
+    endCpu = all ? cpu[marked - 1] : ProcessCpu.processNanos();
+    endJit = all ? jit[marked - 1] : ProcessCpu.compilerNanos();
   }
 
-  /** JIT compiler threads' CPU over the epochs marked so far, nanoseconds, or -1 if unknown. */
+  /** Process CPU from the start to {@link #finish}, nanoseconds, or -1 if unknown. */
+  long totalNanos() {
+    return cpu[0] < 0 || endCpu < 0 ? -1 : endCpu - cpu[0];
+  }
+
+  /** JIT compiler threads' CPU from the start to {@link #finish}, nanoseconds, or -1. */
   long jitNanos() {
-    return jit[0] < 0 || marked < 2 ? -1 : jit[marked - 1] - jit[0];
+    return jit[0] < 0 || endJit < 0 ? -1 : endJit - jit[0];
   }
 
   /**

@@ -362,6 +362,7 @@ public final class LoadCommand implements Callable<Integer> {
         droppedPerEpoch = loader.plan().droppedRows();
       }
       long wall = System.nanoTime() - start;
+      cpu.finish();
       epochCpu = cpu;
       runCpuNanos = cpu.totalNanos();
       runJitNanos = cpu.jitNanos();
