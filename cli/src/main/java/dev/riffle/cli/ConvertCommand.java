@@ -1,5 +1,6 @@
 package dev.riffle.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.convert.ArrowIpcConverter;
 import dev.riffle.convert.ConvertOptions;
@@ -119,6 +120,13 @@ public final class ConvertCommand implements Callable<Integer> {
       o.put("seconds", r.seconds());
       o.put("rowsPerSecond", r.rowsPerSecond());
       o.put("inputBytesPerSecond", r.bytesPerSecond());
+      String partitions = r.manifest().metadata().get(ParquetConverter.PARTITION_COLUMNS_KEY);
+      if (partitions != null) {
+        ArrayNode a = o.putArray("partitionColumns");
+        for (String c : partitions.split(",")) {
+          a.add(c);
+        }
+      }
       String x = r.manifest().metadata().get(H5adConverter.X_DTYPE_KEY);
       if (x != null) {
         o.put("xDtype", x);
@@ -145,6 +153,11 @@ public final class ConvertCommand implements Callable<Integer> {
         r.rowsPerSecond(),
         unit,
         Sizes.bytes(Math.round(r.bytesPerSecond())));
+    String partitions = r.manifest().metadata().get(ParquetConverter.PARTITION_COLUMNS_KEY);
+    if (partitions != null) {
+      out.println(
+          "columns from the key=value directories of the input: " + partitions.replace(",", ", "));
+    }
     out.flush();
   }
 

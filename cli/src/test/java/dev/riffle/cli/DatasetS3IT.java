@@ -212,7 +212,8 @@ class DatasetS3IT {
       for (String spec : List.of(in, in + "/tissue=*/*.parquet")) {
         Path out = dir.resolve("p" + spec.length());
         assertThat(Cli.ok("convert", "parquet", spec, out.toString()).out())
-            .startsWith("converted 20 rows from 2 files ");
+            .startsWith("converted 20 rows from 2 files ")
+            .endsWith("\ncolumns from the key=value directories of the input: tissue\n");
         assertThat(Cli.ok("info", out.toString()).out())
             .containsPattern("tissue +dictionary<values=utf8, indices=int8> +yes");
         String rows = Cli.ok("scan", out.toString(), "--columns", "tissue").out();

@@ -5,7 +5,9 @@ import dev.riffle.dataset.storage.Storage;
 import dev.riffle.dataset.write.DatasetWriter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -28,6 +30,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * workers encode them ({@link Categoricals}).
  */
 public final class ParquetConverter {
+  /**
+   * The manifest metadata key naming the columns that came from key=value directories ({@link
+   * HivePartitions}), comma-separated; absent where there were none.
+   */
+  public static final String PARTITION_COLUMNS_KEY = "parquet.partitionColumns";
+
   /** The tool name recorded in the provenance. */
   public static final String TOOL = "riffle convert parquet";
 
@@ -84,6 +92,11 @@ public final class ParquetConverter {
           options
               .dataset()
               .withProvenance(new Manifest.Provenance(TOOL, ConvertOptions.version(), sources));
+      if (!partitions.isEmpty()) {
+        Map<String, String> metadata = new LinkedHashMap<>(dataset.metadata());
+        metadata.put(PARTITION_COLUMNS_KEY, String.join(",", partitions.keys()));
+        dataset = dataset.withMetadata(metadata);
+      }
       try (Categoricals categoricals =
               categoricals(inputs, schema, partitions, out, pool, allocator, options);
           DatasetWriter writer =

@@ -89,6 +89,8 @@ class HivePartitionsTest {
       assertThat(schema.getFields().stream().map(Field::getName))
           .containsExactly("id", "x", "cell_type", "plate");
       assertThat(schema.findField("cell_type").getDictionary()).isNotNull();
+      assertThat(d.manifest().metadata())
+          .containsEntry(ParquetConverter.PARTITION_COLUMNS_KEY, "cell_type,plate");
       assertThat(schema.findField("plate").getType()).isEqualTo(new ArrowType.Int(64, true));
       // One dictionary, sorted by code point, the null partition a null.
       assertThat(
