@@ -9,11 +9,9 @@ import dev.riffle.format.encoding.Bitmaps;
 import dev.riffle.format.read.FileReader;
 import dev.riffle.format.read.PageInfo;
 import dev.riffle.format.read.RecordCensus;
-import dev.riffle.format.read.RowRanges;
-import dev.riffle.format.read.RowSelection;
-import dev.riffle.format.read.ScanCursor;
 import dev.riffle.format.testing.FloatBits;
 import dev.riffle.format.testing.FloatListsData;
+import dev.riffle.format.testing.ReadPaths;
 import dev.riffle.format.testing.Seed;
 import dev.riffle.format.testing.SeedExtension;
 import dev.riffle.format.write.CorruptionTest.BytesSource;
@@ -21,10 +19,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -99,8 +95,9 @@ class FloatListsBitsTest {
     try (VectorSchemaRoot source = FloatListsData.generate(ROWS, r, allocator)) {
       byte[] file = write(source, options, r);
       try (FileReader f = FileReader.open(new BytesSource(variant, file), true, allocator)) {
-        takes(variant, f, source, r);
-        scans(variant, f, source, r);
+        ReadPaths.RowCheck check = (what, w, got, g) -> assertSameRow(what, source, w, got, g);
+        ReadPaths.takes(variant, f, ROWS, check, r);
+        ReadPaths.scans(variant, f, ROWS, check, r);
         switch (variant) {
           case "small pages":
             smallPagesCoverage(f, file);
@@ -111,7 +108,7 @@ class FloatListsBitsTest {
             assertThat(split).as("split fx64 records").isPositive();
             break;
           case "defaults":
-            parallelTake(file, source, r);
+            ReadPaths.parallelTake(dir, file, ROWS, check, r, allocator);
             break;
           default:
         }
@@ -144,141 +141,6 @@ class FloatListsBitsTest {
       String name = source.getSchema().getFields().get(c).getName();
       FloatBits.assertSameValue(
           what + ", " + name + " row " + w, source.getVector(c), w, got.getVector(name), g);
-    }
-  }
-
-  /**
-   * Takes of every row once and some twice, in random order, in takes of random lengths (one row to
-   * all of them), then of the first and last rows.
-   */
-  private static void takes(
-      String variant, FileReader f, VectorSchemaRoot source, SplittableRandom r)
-      throws IOException {
-    int rows = source.getRowCount();
-    long[] order = new long[rows + rows / 5];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i < rows ? i : r.nextInt(rows);
-    }
-    for (int i = order.length - 1; i > 0; i--) {
-      int j = r.nextInt(i + 1);
-      long t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    for (int at = 0; at < order.length; ) {
-      int n =
-          Math.min(order.length - at, r.nextInt(3) == 0 ? 1 + r.nextInt(8) : 1 + r.nextInt(2000));
-      long[] take = Arrays.copyOfRange(order, at, at + n);
-      try (VectorSchemaRoot got = f.take(take, null)) {
-        for (int i = 0; i < n; i++) {
-          assertSameRow(variant + ": take", source, (int) take[i], got, i);
-        }
-      }
-      at += n;
-    }
-    long[] ends = {rows - 1, 0, rows - 1};
-    try (VectorSchemaRoot got = f.take(ends, null)) {
-      for (int i = 0; i < ends.length; i++) {
-        assertSameRow(variant + ": take", source, (int) ends[i], got, i);
-      }
-    }
-  }
-
-  /** A whole scan, a scan of a few row ranges and a scan of a random selection of a range. */
-  private static void scans(
-      String variant, FileReader f, VectorSchemaRoot source, SplittableRandom r)
-      throws IOException {
-    int rows = source.getRowCount();
-    scan(variant + ": scan", f.scan(null, 1 + r.nextInt(1000)), source, null);
-    RowRanges ranges = RowRanges.none();
-    for (int k = 1 + r.nextInt(4); k > 0; k--) {
-      long a = r.nextInt(rows);
-      ranges = ranges.union(RowRanges.of(a, Math.min(rows, a + 1 + r.nextInt(rows / 4))));
-    }
-    scan(variant + ": scan of " + ranges, f.scan(null, 1 + r.nextInt(500), ranges), source, ranges);
-    long a = r.nextInt(rows / 2);
-    long b = a + r.nextInt(rows / 2);
-    BitSet selected = new BitSet();
-    double rate = r.nextDouble();
-    for (long i = a; i < b; i++) {
-      if (r.nextDouble() < rate) {
-        selected.set((int) i);
-      }
-    }
-    RowSelection selection =
-        new RowSelection() {
-          @Override
-          public long next(long row, long end) {
-            int s = selected.nextSetBit((int) row);
-            return s < 0 ? end : Math.min(s, end);
-          }
-
-          @Override
-          public long runEnd(long row, long end) {
-            return Math.min(selected.nextClearBit((int) row), end);
-          }
-        };
-    RowRanges within = RowRanges.of(a, b);
-    try (ScanCursor c = f.scan(null, 1 + r.nextInt(300), within).select(selection)) {
-      String what = variant + ": selection in [" + a + ", " + b + ")";
-      int next = selected.nextSetBit(0);
-      VectorSchemaRoot batch;
-      while ((batch = c.next()) != null) {
-        try (VectorSchemaRoot got = batch) {
-          assertThat(c.batchFirstRow()).as(what + ": batch's first row").isEqualTo(next);
-          for (int i = 0; i < got.getRowCount(); i++) {
-            assertThat(next).as(what + ": rows returned").isNotNegative();
-            assertSameRow(what, source, next, got, i);
-            next = selected.nextSetBit(next + 1);
-          }
-        }
-      }
-      assertThat(next).as(what + ": first selected row not returned").isNegative();
-    }
-  }
-
-  /** Checks that a cursor returns the rows of {@code ranges} (all if null), in order. */
-  private static void scan(
-      String what, ScanCursor cursor, VectorSchemaRoot source, RowRanges ranges)
-      throws IOException {
-    ranges = ranges == null ? RowRanges.all(source.getRowCount()) : ranges;
-    long expected = 0;
-    int range = 0;
-    long row = ranges.isEmpty() ? 0 : ranges.start(0);
-    try (ScanCursor c = cursor) {
-      VectorSchemaRoot batch;
-      while ((batch = c.next()) != null) {
-        try (VectorSchemaRoot got = batch) {
-          for (int i = 0; i < got.getRowCount(); i++) {
-            while (row >= ranges.end(range)) {
-              row = ranges.start(++range);
-            }
-            assertSameRow(what, source, (int) row, got, i);
-            row++;
-            expected++;
-          }
-        }
-      }
-    }
-    assertThat(expected).as(what + ": rows scanned").isEqualTo(ranges.rowCount());
-  }
-
-  /** A take through the I/O engine from a file, O_DIRECT where the file system allows it. */
-  private void parallelTake(byte[] bytes, VectorSchemaRoot source, SplittableRandom r)
-      throws IOException {
-    Path file = Files.write(dir.resolve("floats.riffle"), bytes);
-    int rows = source.getRowCount();
-    long[] take = new long[1500];
-    for (int i = 0; i < take.length; i++) {
-      take[i] = r.nextInt(rows);
-    }
-    try (FileReader f = FileReader.open(file, allocator, true)) {
-      f.setReadsInFlight(16);
-      try (VectorSchemaRoot got = f.take(take, null)) {
-        for (int i = 0; i < take.length; i++) {
-          assertSameRow("parallel take", source, (int) take[i], got, i);
-        }
-      }
     }
   }
 
