@@ -53,9 +53,12 @@ final class EpochCpu {
     return cpu[0] < 0 || endCpu < 0 ? -1 : endCpu - cpu[0];
   }
 
-  /** JIT compiler threads' CPU from the start to {@link #finish}, nanoseconds, or -1. */
+  /**
+   * JIT compiler threads' CPU from the start to {@link #finish}, nanoseconds (at most {@link
+   * #totalNanos}: see {@link #jitPerSample}), or -1.
+   */
   long jitNanos() {
-    return jit[0] < 0 || endJit < 0 ? -1 : endJit - jit[0];
+    return jit[0] < 0 || endJit < 0 ? -1 : Math.min(endJit - jit[0], Math.max(0, totalNanos()));
   }
 
   /**
@@ -72,7 +75,7 @@ final class EpochCpu {
       o.put("epoch", e);
       o.put("cpuMicrosPerSample", perSample(cpu, e, rows[e]));
       if (jit[0] >= 0) {
-        o.put("jitCpuMicrosPerSample", perSample(jit, e, rows[e]));
+        o.put("jitCpuMicrosPerSample", jitPerSample(e, rows[e]));
       }
     }
   }
@@ -90,7 +93,7 @@ final class EpochCpu {
     double[] j = new double[n];
     for (int e = 0; e < n; e++) {
       c[e] = perSample(cpu, e, rows[e]);
-      j[e] = jit[0] < 0 ? Double.NaN : perSample(jit, e, rows[e]);
+      j[e] = jit[0] < 0 ? Double.NaN : jitPerSample(e, rows[e]);
     }
     String jitPart;
     String cpuPart;
@@ -107,6 +110,15 @@ final class EpochCpu {
         + cpuPart
         + " us/sample"
         + (jit[0] < 0 ? "" : " (of which JIT compiler " + jitPart + ")");
+  }
+
+  /**
+   * The compiler threads' share of epoch e, at most the epoch's whole CPU: their times come from
+   * the kernel's tick accounting (10 ms steps) while the process's is exact, so on a short epoch a
+   * tick can land on the wrong side of a mark.
+   */
+  private double jitPerSample(int e, long rows) {
+    return Math.min(perSample(jit, e, rows), perSample(cpu, e, rows));
   }
 
   private static double perSample(long[] marks, int e, long rows) {
