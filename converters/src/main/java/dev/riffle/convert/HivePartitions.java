@@ -2,6 +2,8 @@ package dev.riffle.convert;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,10 +11,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -28,15 +32,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>A value is decoded from its {@code %XX} escapes; {@code __HIVE_DEFAULT_PARTITION__} is null. A
  * key's type is int64 when every value is an integer written as Java writes it, float64 when every
- * value is a decimal written as Java writes it, else a string: {@code 007} stays the string it is.
- * String partition columns are written as categoricals ({@link Categoricals}: sorted by code
- * point), since a partition key has few values and is often the label a loader samples by.
+ * value is a decimal written as Java writes it, a date when every value is a day of the calendar
+ * written {@code yyyy-MM-dd} (the most common partition key, which DuckDB and Spark read back as a
+ * date too), else a string: {@code 007} and {@code 2023-02-29} stay the strings they are. String
+ * partition columns are written as categoricals ({@link Categoricals}: sorted by code point), since
+ * a partition key has few values and is often the label a loader samples by.
  */
 final class HivePartitions {
   /** The directory name for a null value (Hive's, Spark's and DuckDB's). */
   static final String NULL = "__HIVE_DEFAULT_PARTITION__";
 
   private static final Pattern INTEGER = Pattern.compile("-?(0|[1-9][0-9]{0,18})");
+  private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
 
   private final List<String> keys;
   private final List<ArrowType> types;
@@ -203,6 +210,14 @@ final class HivePartitions {
             b.set(i, x);
           }
         }
+      } else if (v instanceof DateDayVector d) {
+        d.allocateNew(n);
+        if (value != null) {
+          int day = Math.toIntExact(LocalDate.parse(value).toEpochDay());
+          for (int i = 0; i < n; i++) {
+            d.set(i, day);
+          }
+        }
       } else if (v instanceof Float8Vector d) {
         d.allocateNew(n);
         if (value != null) {
@@ -229,10 +244,13 @@ final class HivePartitions {
     }
   }
 
-  /** int64, float64 or utf8: the narrowest that every value of key {@code k} is written as. */
+  /**
+   * int64, float64, date or utf8: the narrowest that every value of key {@code k} is written as.
+   */
   private static ArrowType typeOf(List<List<String>> values, int k) {
     boolean integers = true;
     boolean decimals = true;
+    boolean dates = true;
     for (List<String> v : values) {
       String s = v.get(k);
       if (s == null) {
@@ -240,13 +258,27 @@ final class HivePartitions {
       }
       integers &= isInteger(s);
       decimals &= isDecimal(s);
+      dates &= isDate(s);
     }
     if (integers) {
       return new ArrowType.Int(64, true);
     }
-    return decimals
-        ? new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)
-        : ArrowType.Utf8.INSTANCE;
+    if (decimals) {
+      return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+    }
+    return dates ? new ArrowType.Date(DateUnit.DAY) : ArrowType.Utf8.INSTANCE;
+  }
+
+  /** A day of the proleptic Gregorian calendar as {@code yyyy-MM-dd}: {@code 2023-02-29} is not. */
+  private static boolean isDate(String s) {
+    if (!DATE.matcher(s).matches()) {
+      return false;
+    }
+    try {
+      return LocalDate.parse(s).toString().equals(s);
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 
   private static boolean isInteger(String s) {

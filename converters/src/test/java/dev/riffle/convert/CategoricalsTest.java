@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -22,6 +23,7 @@ import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarCharVector;
@@ -126,6 +128,8 @@ class CategoricalsTest {
               } else if (v.getField().getDictionary() != null) {
                 int code = (int) ((BaseIntVector) v).getValueAsLong(i);
                 row.add(values(dictionary(d.arrowSchema(), d.dictionaries(), f)).get(code));
+              } else if (v instanceof DateDayVector day) {
+                row.add(LocalDate.ofEpochDay(day.get(i)).toString());
               } else {
                 row.add(String.valueOf(v.getObject(i)));
               }

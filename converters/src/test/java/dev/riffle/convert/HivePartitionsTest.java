@@ -63,9 +63,11 @@ class HivePartitionsTest {
   }
 
   private static List<List<String>> duckDbRows() throws IOException {
-    JsonNode all =
-        new ObjectMapper()
-            .readTree(DuckDbParquetTest.FIXTURES.resolve("partitioned.json").toFile());
+    return duckDbRows("partitioned.json");
+  }
+
+  private static List<List<String>> duckDbRows(String json) throws IOException {
+    JsonNode all = new ObjectMapper().readTree(DuckDbParquetTest.FIXTURES.resolve(json).toFile());
     List<List<String>> out = new ArrayList<>();
     for (JsonNode r : all) {
       List<String> row = new ArrayList<>();
@@ -99,6 +101,26 @@ class HivePartitionsTest {
           .containsExactly("007", "T cell", "a/b", "x=y %", "Ünïcode");
     }
     assertThat(rows(out, List.of("id", "x", "cell_type", "plate"))).isEqualTo(duckDbRows());
+  }
+
+  /**
+   * DuckDB's date partitions (and a null one) come back as dates, as DuckDB reads them; text that
+   * only looks like a date ({@code 2023-02-29}, no such day) stays text, as DuckDB keeps it.
+   */
+  @Test
+  void datePartitionsBecomeDates() throws IOException {
+    Path out = dir.resolve("ds");
+    convert(
+        List.of(DuckDbParquetTest.FIXTURES.resolve("partitioned-dates").toString()), out, false);
+    try (LocalStorage s = new LocalStorage(out);
+        Dataset d = Dataset.open(s, allocator)) {
+      Schema schema = d.arrowSchema();
+      assertThat(schema.findField("day").getType())
+          .isEqualTo(new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY));
+      assertThat(schema.findField("batch").getDictionary()).isNotNull();
+    }
+    assertThat(rows(out, List.of("id", "day", "batch")))
+        .isEqualTo(duckDbRows("partitioned-dates.json"));
   }
 
   /** A glob counts directories below its base; an append continues the dataset's codes. */
@@ -150,6 +172,12 @@ class HivePartitionsTest {
     assertThat(typeOf("1e3")).isEqualTo(ArrowType.Utf8.INSTANCE);
     assertThat(typeOf("NaN")).isEqualTo(ArrowType.Utf8.INSTANCE);
     assertThat(typeOf("99999999999999999999")).isEqualTo(ArrowType.Utf8.INSTANCE);
+    ArrowType day = new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY);
+    assertThat(typeOf("2024-02-29", "1999-12-31", HivePartitions.NULL)).isEqualTo(day);
+    assertThat(typeOf("2024-02-29", "2023-02-29")).isEqualTo(ArrowType.Utf8.INSTANCE);
+    assertThat(typeOf("2024-2-29")).isEqualTo(ArrowType.Utf8.INSTANCE);
+    assertThat(typeOf("2024-02-29", "late")).isEqualTo(ArrowType.Utf8.INSTANCE);
+    assertThat(typeOf("20240229")).isEqualTo(new ArrowType.Int(64, true));
   }
 
   private static ArrowType typeOf(String... values) throws InputException {
