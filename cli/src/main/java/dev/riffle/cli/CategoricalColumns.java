@@ -23,6 +23,10 @@ final class CategoricalColumns {
               + " first pass over these columns (for arrow, over the file).")
   List<String> columns = new ArrayList<>();
 
+  boolean isEmpty() {
+    return columns.isEmpty();
+  }
+
   ConvertOptions applyTo(ConvertOptions options) {
     return options.withCategorical(columns);
   }

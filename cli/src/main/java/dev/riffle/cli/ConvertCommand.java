@@ -269,8 +269,10 @@ public final class ConvertCommand implements Callable<Integer> {
       if (files.size() != 1) {
         throw new IllegalArgumentException(input + " names " + files.size() + " files; give one");
       }
+      // With --categorical the input is read twice (its values first: ArrowIpcConverter).
+      long passes = categorical.isEmpty() ? 1 : 2;
       Progress progress =
-          Progress.bytes(spec.commandLine().getErr(), "convert", files.get(0).length());
+          Progress.bytes(spec.commandLine().getErr(), "convert", passes * files.get(0).length());
       java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
       Locations.Location loc = Locations.parse(target);
       about.requireNoVersion(loc);

@@ -118,7 +118,8 @@ public final class ArrowIpcConverter {
   /**
    * Reads the whole input once for the distinct values of the {@link ConvertOptions#categorical()}
    * columns (an IPC file or stream has no way to read one column alone), validating it as the
-   * conversion does, so that a damaged input fails before anything is written.
+   * conversion does, so that a damaged input fails before anything is written. Its bytes count in
+   * {@link ConvertOptions#progress()} as the conversion's do, so that the input is reported twice.
    */
   private static FirstPass firstPass(SourceFile input, ConvertOptions options) throws IOException {
     try (ArrowIpcInput in = ArrowIpcInput.open(input)) {
@@ -128,6 +129,7 @@ public final class ArrowIpcConverter {
       for (int c : columns) {
         values.add(new Categoricals.Distinct(schema.getFields().get(c).getName()));
       }
+      long bytesSeen = 0;
       while (columns.length > 0 && in.next()) {
         for (int k = 0; k < columns.length; k++) {
           VariableWidthFieldVector v = (VariableWidthFieldVector) in.root().getVector(columns[k]);
@@ -137,6 +139,9 @@ public final class ArrowIpcConverter {
             }
           }
         }
+        // A pass over the whole input, as long as the conversion's own: progress reports both.
+        options.progress().accept(in.bytesRead() - bytesSeen);
+        bytesSeen = in.bytesRead();
       }
       return new FirstPass(schema, columns, values);
     }

@@ -485,10 +485,25 @@ class CategoricalsTest {
       }
     }
     Path out = dir.resolve("ds");
+    java.util.concurrent.atomic.AtomicLong reported = new java.util.concurrent.atomic.AtomicLong();
     try (LocalStorage storage = new LocalStorage(out)) {
       ArrowIpcConverter.convert(
-          SourceFile.local(file), storage, allocator, options("label", "big", "cat", "label"));
+          SourceFile.local(file),
+          storage,
+          allocator,
+          options("label", "big", "cat", "label").withProgress(reported::addAndGet));
     }
+    // The first pass reads the whole file too, and reports it: progress covers both passes.
+    java.util.concurrent.atomic.AtomicLong once = new java.util.concurrent.atomic.AtomicLong();
+    try (LocalStorage storage = new LocalStorage(dir.resolve("plain"))) {
+      ArrowIpcConverter.convert(
+          SourceFile.local(file),
+          storage,
+          allocator,
+          ConvertOptions.defaults().withProgress(once::addAndGet));
+    }
+    assertThat(once.get()).isPositive();
+    assertThat(reported.get()).isEqualTo(2 * once.get());
     try (LocalStorage s = new LocalStorage(out);
         Dataset d = Dataset.open(s, allocator)) {
       Schema got = d.arrowSchema();
