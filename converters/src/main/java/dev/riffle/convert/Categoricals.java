@@ -152,7 +152,7 @@ public final class Categoricals implements AutoCloseable {
         throw new IllegalArgumentException(
             String.format(
                 Locale.ROOT,
-                "--categorical column '%s' has more than %,d distinct values, the most a"
+                "categorical column '%s' has more than %,d distinct values, the most a"
                     + " categorical holds; leave it a string column",
                 column,
                 cap));
@@ -161,7 +161,7 @@ public final class Categoricals implements AutoCloseable {
         throw new IllegalArgumentException(
             String.format(
                 Locale.ROOT,
-                "--categorical column '%s' has over %,d distinct values (%,d MiB of them), more"
+                "categorical column '%s' has over %,d distinct values (%,d MiB of them), more"
                     + " than this process's heap can hold as a dictionary; leave it a string"
                     + " column, or give Java more heap (RIFFLE_JAVA_OPTS=-Xmx...)",
                 column,
@@ -301,7 +301,7 @@ public final class Categoricals implements AutoCloseable {
           throw new IllegalArgumentException(
               String.format(
                   Locale.ROOT,
-                  "--categorical column '%s' would have %,d values with the new input, more than"
+                  "categorical column '%s' would have %,d values with the new input, more than"
                       + " the dataset's %s codes hold; convert the data into a new dataset",
                   f.getName(),
                   order.size(),
@@ -439,7 +439,7 @@ public final class Categoricals implements AutoCloseable {
       if (code == null) {
         throw new InputException(
             input,
-            "--categorical column '"
+            "categorical column '"
                 + field.getName()
                 + "' holds a value that the first pass over the input did not see: the input"
                 + " changed during the conversion");

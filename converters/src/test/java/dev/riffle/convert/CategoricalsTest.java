@@ -330,7 +330,7 @@ class CategoricalsTest {
     assertThatThrownBy(() -> d.add("d".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "--categorical column 'cell_id' has more than 3 distinct values, the most a categorical"
+            "categorical column 'cell_id' has more than 3 distinct values, the most a categorical"
                 + " holds; leave it a string column");
     Categoricals.Distinct merged = new Categoricals.Distinct("cell_id", 3, Long.MAX_VALUE);
     merged.add("x".getBytes(StandardCharsets.UTF_8));
@@ -353,7 +353,7 @@ class CategoricalsTest {
               }
             })
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("--categorical column 'cell_id' has over 8 distinct values (0 MiB")
+        .hasMessageStartingWith("categorical column 'cell_id' has over 8 distinct values (0 MiB")
         .hasMessageEndingWith(
             "more than this process's heap can hold as a dictionary; leave it a string column, or"
                 + " give Java more heap (RIFFLE_JAVA_OPTS=-Xmx...)");
@@ -390,7 +390,7 @@ class CategoricalsTest {
     writeLabels(c, 600, 2000, many, 3, true);
     assertThatThrownBy(() -> convert(List.of(c), out, options("label").withAppend(true)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("--categorical column 'label' would have 1")
+        .hasMessageStartingWith("categorical column 'label' would have 1")
         .hasMessageEndingWith(
             " values with the new input, more than the dataset's int8 codes hold; convert the data"
                 + " into a new dataset");
