@@ -104,7 +104,9 @@ class LoadCompareTest {
       assertThat(r.coverageExact()).as(r.sampler()).isTrue();
       assertThat(r.rows()).as(r.sampler()).isBetween(3001L, 3001L + 31);
       assertThat(r.meffOverM()).as(r.sampler()).isBetween(0.0, 1.0);
-      assertThat(r.cpuSeconds()).as(r.sampler()).isPositive();
+      // Not positive: the process's CPU time comes in 10 ms ticks (times(2) on Linux), and one
+      // warm epoch of 3,001 rows can cost less than one, so it may read 0 on a fast machine.
+      assertThat(r.cpuSeconds()).as(r.sampler()).isNotNegative();
     }
     LoadCompare.Result seq = results.get(0);
     LoadCompare.Result random = results.get(1);

@@ -54,11 +54,13 @@ final class EpochCpu {
   }
 
   /**
-   * JIT compiler threads' CPU from the start to {@link #finish}, nanoseconds (at most {@link
+   * JIT compiler threads' CPU from the start to {@link #finish}, nanoseconds (between 0 and {@link
    * #totalNanos}: see {@link #jitPerSample}), or -1.
    */
   long jitNanos() {
-    return jit[0] < 0 || endJit < 0 ? -1 : Math.min(endJit - jit[0], Math.max(0, totalNanos()));
+    return jit[0] < 0 || endJit < 0
+        ? -1
+        : Math.max(0, Math.min(endJit - jit[0], Math.max(0, totalNanos())));
   }
 
   /**
@@ -113,12 +115,13 @@ final class EpochCpu {
   }
 
   /**
-   * The compiler threads' share of epoch e, at most the epoch's whole CPU: their times come from
-   * the kernel's tick accounting (10 ms steps) while the process's is exact, so on a short epoch a
-   * tick can land on the wrong side of a mark.
+   * The compiler threads' share of epoch e, between 0 and the epoch's whole CPU. Both counts come
+   * in the kernel's 10 ms ticks, read at slightly different moments, so on a short epoch a tick can
+   * land on the wrong side of a mark; and the sum over live compiler threads drops when HotSpot
+   * retires an idle one, which would read as negative compiler time.
    */
   private double jitPerSample(int e, long rows) {
-    return Math.min(perSample(jit, e, rows), perSample(cpu, e, rows));
+    return Math.max(0, Math.min(perSample(jit, e, rows), perSample(cpu, e, rows)));
   }
 
   private static double perSample(long[] marks, int e, long rows) {

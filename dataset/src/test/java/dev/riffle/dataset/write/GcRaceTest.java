@@ -279,6 +279,9 @@ class GcRaceTest {
     AtomicInteger gcRuns = new AtomicInteger();
     AtomicInteger busy = new AtomicInteger();
     List<String> deletedByGc = java.util.Collections.synchronizedList(new ArrayList<>());
+    // The writers start once gc has made a pass: however the threads are scheduled, gc is running
+    // when they write, and the check that it ran does not depend on a thread start being prompt.
+    CountDownLatch gcStarted = new CountDownLatch(1);
     Future<?> gc =
         threads.submit(
             () -> {
@@ -288,6 +291,8 @@ class GcRaceTest {
                   gcRuns.incrementAndGet();
                 } catch (DatasetBusyException e) {
                   busy.incrementAndGet();
+                } finally {
+                  gcStarted.countDown();
                 }
               }
               return null;
@@ -298,6 +303,7 @@ class GcRaceTest {
       writers.add(
           threads.submit(
               () -> {
+                assertThat(gcStarted.await(60, TimeUnit.SECONDS)).as("gc's first pass").isTrue();
                 SplittableRandom r = new SplittableRandom(s);
                 List<Long> published = new ArrayList<>();
                 for (int round = 0; round < 6; round++) {

@@ -332,7 +332,16 @@ class PackedListsTest {
               .as(what)
               .isZero();
           packedRecords += ca[ZipLayout.CONTROL_VALID | ZipLayout.CONTROL_PACKED];
-          assertThat(on.length).as(what).isLessThanOrEqualTo(off.length);
+          if (o.zstdLevel() == 0) {
+            // A packed record is kept only where it is smaller than the plain one.
+            assertThat(on.length).as(what).isLessThanOrEqualTo(off.length);
+          } else {
+            // Against zstd the packed record is kept unless the zstd frame is at most 3/4 of it
+            // (its inflate costs every read more than unpacking), while without packing the frame
+            // only had to be 3/4 of the plain record: a record may stay packed at up to 4/3 of the
+            // frame the other file holds (seed 42b6f5840ebdfd5b: 412,631 bytes against 405,631).
+            assertThat(on.length * 3L).as(what).isLessThanOrEqualTo(off.length * 4L);
+          }
           SameRows.assertSameRows(what + " packed", a, source, r, 300, 200);
           SameRows.assertSameRows(what + " plain", b, source, r, 300, 200);
         }

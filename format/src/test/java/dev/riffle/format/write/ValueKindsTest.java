@@ -174,16 +174,24 @@ class ValueKindsTest {
     assertThat(census(f, "l_i64n").sectors()[SectorLayout.CODEC_RECORDS])
         .as("l_i64n: RECORDS sectors (lists with a null item)")
         .isPositive();
+    long zstdRecordSectors = 0;
+    long zstdRecords = 0;
     for (String name : List.of("s", "ls", "snn", "bin", "lbin")) {
       RecordCensus c = census(f, name);
       assertThat(c.sectors()[SectorLayout.CODEC_RECORDS])
           .as(name + ": RECORDS sectors")
           .isPositive();
-      assertThat(c.zstdSectors()[SectorLayout.CODEC_RECORDS])
-          .as(name + ": compressed RECORDS sectors")
-          .isPositive();
-      assertThat(c.counts()[RecordCensus.KIND_ZSTD]).as(name + ": zstd records").isPositive();
+      // Summed: a 100 KB record compresses only in a page it shares with smaller rows, and small
+      // compressible rows only compress in a page without a 100 KB record; where a seed's shuffle
+      // puts its runs decides both, so one column may lack either (seed 107362f56c51cc70: lbin's
+      // 100 KB values all came together, each a page of its own).
+      zstdRecordSectors += c.zstdSectors()[SectorLayout.CODEC_RECORDS];
+      zstdRecords += c.counts()[RecordCensus.KIND_ZSTD];
     }
+    assertThat(zstdRecordSectors)
+        .as("compressed RECORDS sectors of strings, binaries")
+        .isPositive();
+    assertThat(zstdRecords).as("zstd records of strings, binaries").isPositive();
     for (String name : List.of("bin", "lbin")) {
       assertThat(census(f, name).counts()[RecordCensus.KIND_PLAIN])
           .as(name + ": plain records")
