@@ -173,8 +173,8 @@ public final class ConvertCommand implements Callable<Integer> {
             + " order of the inputs.",
         "A partitioned input keeps its keys: each key=value directory below a directory or a"
             + " glob's base (cells/plate=p07/part-0.parquet, as Spark, Hive and DuckDB write)"
-            + " adds the column key, int64 or float64 where every value is written as one, else"
-            + " a categorical of strings."
+            + " adds the column key, int64 or float64 where every value is written as one, a"
+            + " date where every value is a day written yyyy-MM-dd, else a categorical of strings."
       })
   static final class Parquet implements Callable<Integer> {
     @Spec CommandSpec spec;
